@@ -1,0 +1,128 @@
+public import Foundation
+import HTTPTypes
+import Logging
+
+/// The real ``APIClient``: builds each request, runs it through the middleware chain and the
+/// transport, validates the status, and decodes the answer.
+///
+/// ```swift
+/// let client = LiveAPIClient(
+///     baseURL: URL(string: "https://api.example.com/v1")!,
+///     middlewares: [LoggingInterceptor().middleware]
+/// )
+/// ```
+///
+/// A 2xx answer is decoded into the requested type; any other status becomes the matching
+/// ``NetworkError`` with the server's error body decoded. Everything that can be checked before
+/// sending (the URL, the headers, the body's encoding) is checked first, so a bad request fails
+/// with no byte on the wire.
+public struct LiveAPIClient: APIClient {
+    /// The client's configuration.
+    public let configuration: Configuration
+    private let chain: MiddlewareChain
+
+    /// Creates a client from a configuration.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
+    }
+
+    /// Creates a client with the default coders and limits.
+    public init(
+        baseURL: URL?,
+        transport: any HTTPTransport = URLSessionTransport.shared,
+        middlewares: [any Middleware] = []
+    ) {
+        self.init(configuration: Configuration(baseURL: baseURL, transport: transport, middlewares: middlewares))
+    }
+
+    /// Sends an endpoint and decodes its answer, keeping the response details.
+    public func response<T: Decodable & Sendable>(
+        _ endpoint: some APIEndpoint,
+        as type: T.Type = T.self
+    ) async throws -> Response<T> {
+        try await perform(RequestTarget(endpoint), as: type)
+    }
+
+    /// Sends a typed request and decodes its answer, keeping the response details.
+    public func response<T: Decodable & Sendable>(for request: Request<T>) async throws -> Response<T> {
+        try await perform(RequestTarget(request), as: T.self)
+    }
+
+    private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
+        let start = ContinuousClock.now
+        let (request, body) = try target.build(with: configuration, accept: ResponseDecoding.accept(for: type))
+        let summary = RequestSummary(request)
+
+        // Middlewares and transports see the effective values, not "use the default".
+        var options = target.options
+        options.timeout = options.timeout ?? configuration.timeout
+        let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
+        options.maxResponseBodySize = limit
+        let requestID = Self.makeRequestID()
+        var logger = configuration.logger
+        logger[metadataKey: "request-id"] = "\(requestID)"
+        let context = RequestContext(options: options, requestID: requestID, logger: logger)
+
+        do {
+            try Task.checkCancellation()
+            let (response, responseBody) = try await chain.send(request, body, context)
+            guard (200..<300).contains(response.status.code) else {
+                throw await failure(for: response, body: responseBody, request: summary, limit: limit)
+            }
+            let data = try await responseBody?.collect(upTo: limit) ?? Data()
+            let value = try ResponseDecoding.decode(
+                type, from: data, response: response, method: request.method,
+                decoder: configuration.decoder, request: summary)
+            return Response(
+                value: value, request: summary, response: response, data: data, duration: ContinuousClock.now - start)
+        } catch {
+            throw Self.normalize(error, request: summary)
+        }
+    }
+
+    /// Reads a bounded copy of a failed response's body and decodes the server's error from it.
+    private func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async
+        -> NetworkError
+    {
+        // The body of an error is a courtesy: a connection that drops while reading it must not
+        // hide the status, so a read failure keeps what arrived.
+        let copy = try? await body?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy))
+        let data = copy?.data ?? Data()
+        return NetworkError(
+            failure: HTTPFailure(
+                request: request,
+                response: response,
+                body: data,
+                isBodyTruncated: copy?.truncated ?? false,
+                serverError: decodeServerError(configuration.errorBodyType, from: data, response: response)
+            ))
+    }
+
+    private func decodeServerError<Body: ServerErrorBody>(_ type: Body.Type, from data: Data, response: HTTPResponse)
+        -> Body?
+    {
+        let contentType = response.headerFields[.contentType]?.lowercased() ?? ""
+        let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first == UInt8(ascii: "{"))
+        guard looksLikeJSON, !data.isEmpty else { return nil }
+        return try? configuration.decoder.decode(type, from: data)
+    }
+
+    /// Every error leaves the client as a ``NetworkError`` that names the request.
+    static func normalize(_ error: any Error, request: RequestSummary) -> NetworkError {
+        switch error {
+        case let error as NetworkError:
+            return error.attaching(request)
+        case is CancellationError:
+            return .cancelled
+        default:
+            return Task.isCancelled ? .cancelled : .unknown(error)
+        }
+    }
+
+    private static func makeRequestID() -> String {
+        let value = UInt64.random(in: 0...UInt64.max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

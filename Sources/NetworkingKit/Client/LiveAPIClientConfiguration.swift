@@ -1,0 +1,57 @@
+public import Foundation
+public import Logging
+
+extension LiveAPIClient {
+    /// Everything a ``LiveAPIClient`` is made of.
+    public struct Configuration: Sendable {
+        /// The base URL that endpoints and requests are relative to.
+        public var baseURL: URL?
+        /// Moves the bytes; ``URLSessionTransport/shared`` by default.
+        public var transport: any HTTPTransport
+        /// The middleware chain, outermost first.
+        public var middlewares: [any Middleware]
+        /// Encodes JSON bodies; see ``defaultEncoder()``.
+        public var encoder: JSONEncoder
+        /// Decodes JSON answers and error bodies; see ``defaultDecoder()``.
+        public var decoder: JSONDecoder
+        /// Headers sent with every request; an endpoint's header of the same name wins.
+        public var defaultHeaders: [String: String]
+        /// How long the transport may wait for the server, unless an endpoint says otherwise.
+        public var timeout: Duration
+        /// The largest response body accepted, unless an endpoint says otherwise; larger bodies fail
+        /// with ``NetworkError/responseTooLarge(limit:request:)`` as soon as the limit is crossed.
+        public var maxResponseBodySize: Int
+        /// The type that the JSON body of a failed response is decoded into.
+        public var errorBodyType: any ServerErrorBody.Type
+        /// The logger handed to middlewares and transports; silent by default.
+        public var logger: Logger
+
+        /// The default response size limit: 32 MiB.
+        public static let defaultMaxResponseBodySize = 32 * 1024 * 1024
+
+        /// Creates a configuration.
+        public init(
+            baseURL: URL?,
+            transport: any HTTPTransport = URLSessionTransport.shared,
+            middlewares: [any Middleware] = [],
+            encoder: JSONEncoder = defaultEncoder(),
+            decoder: JSONDecoder = defaultDecoder(),
+            defaultHeaders: [String: String] = [:],
+            timeout: Duration = .seconds(60),
+            maxResponseBodySize: Int = defaultMaxResponseBodySize,
+            errorBodyType: any ServerErrorBody.Type = APIErrorBody.self,
+            logger: Logger = Logger(label: "NetworkingKit", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) {
+            self.baseURL = baseURL
+            self.transport = transport
+            self.middlewares = middlewares
+            self.encoder = encoder
+            self.decoder = decoder
+            self.defaultHeaders = defaultHeaders
+            self.timeout = timeout
+            self.maxResponseBodySize = maxResponseBodySize
+            self.errorBodyType = errorBodyType
+            self.logger = logger
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+
+/// Turns a successful response body into the caller's type.
+///
+/// `Data` is returned as it is, `String` as UTF-8 text, ``EmptyResponse`` ignores the body, and
+/// every other type is decoded as JSON. A response that has no body by definition (204, 205, 304,
+/// or any answer to `HEAD`) decodes to ``EmptyResponse``, an optional's `nil`, empty `Data` or an
+/// empty `String`; asking for anything else is a decoding failure, not a crash.
+enum ResponseDecoding {
+    /// The `Accept` header for an expected type: JSON unless the caller wants raw bytes or text.
+    static func accept(for type: Any.Type) -> String? {
+        if type == Data.self || type == EmptyResponse.self { return nil }
+        if type == String.self { return "text/plain, */*;q=0.8" }
+        return "application/json"
+    }
+
+    static func decode<T: Decodable>(
+        _ type: T.Type,
+        from data: Data,
+        response: HTTPResponse,
+        method: HTTPMethod,
+        decoder: JSONDecoder,
+        request: RequestSummary
+    ) throws -> T {
+        let hasNoBody = method == .head || [204, 205, 304].contains(response.status.code)
+        let body = hasNoBody ? Data() : data
+
+        if let value = EmptyResponse() as? T { return value }
+        if let value = body as? T { return value }
+        if T.self == String.self {
+            guard let text = String(data: body, encoding: .utf8), let value = text as? T else {
+                throw failure(type, body, reason: "the body is not valid UTF-8 text", request: request)
+            }
+            return value
+        }
+        if body.isEmpty {
+            if let optional = T.self as? any OptionalDecodable.Type, let value = optional.none as? T {
+                return value
+            }
+            throw failure(type, body, reason: "the response had no body", request: request)
+        }
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw NetworkError.decodingFailed(DecodingFailure(decoding: type, from: body, error: error, request: request))
+        }
+    }
+
+    private static func failure(_ type: Any.Type, _ body: Data, reason: String, request: RequestSummary) -> NetworkError {
+        .decodingFailed(
+            DecodingFailure(
+                typeName: String(describing: type),
+                codingPath: "",
+                reason: reason,
+                snippet: DecodingFailure.snippet(of: body),
+                request: request,
+                underlying: nil
+            ))
+    }
+}
+
+/// Lets an empty body decode to `nil` when the caller asked for an optional.
+protocol OptionalDecodable {
+    static var none: Self { get }
+}
+
+extension Optional: OptionalDecodable {}

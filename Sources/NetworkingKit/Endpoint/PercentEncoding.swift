@@ -1,0 +1,94 @@
+/// Escaping for one path segment, for values that may contain `/`.
+///
+/// ``APIEndpoint/path`` treats `/` as a separator and leaves valid `%XX` escapes alone, so a value
+/// escaped with ``escape(_:)`` passes through exactly once:
+///
+/// ```swift
+/// "/files/\(PathSegment.escape("reports/2024 Q1.pdf"))"   // /files/reports%2F2024%20Q1.pdf
+/// ```
+public enum PathSegment {
+    /// Percent-encodes everything in `value` that is not allowed inside one path segment,
+    /// including `/` and `%`.
+    public static func escape(_ value: String) -> String {
+        PercentEncoding.encode(value, allowing: PercentEncoding.isSegmentCharacter, keepingEscapes: false)
+    }
+}
+
+/// Percent-encoding as RFC 3986 defines it, over UTF-8 bytes.
+enum PercentEncoding {
+    private static let hex = Array("0123456789ABCDEF".utf8)
+
+    /// RFC 3986 `unreserved`: the only bytes never encoded in a query value.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// RFC 3986 `pchar` without `%`: unreserved, sub-delims, `:` and `@`.
+    static func isSegmentCharacter(_ byte: UInt8) -> Bool {
+        if isUnreserved(byte) { return true }
+        return "!$&'()*+,;=:@".utf8.contains(byte)
+    }
+
+    /// WHATWG `application/x-www-form-urlencoded` leaves these as they are (space becomes `+`).
+    static func isFormCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
+            UInt8(ascii: "."), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Encodes every byte of `value` that `allowed` rejects as `%XX`.
+    /// - Parameter keepingEscapes: Leave well-formed `%XX` triplets as they are, so that text
+    ///   escaped once is not escaped twice.
+    static func encode(
+        _ value: String,
+        allowing allowed: (UInt8) -> Bool,
+        keepingEscapes: Bool,
+        spaceAsPlus: Bool = false
+    ) -> String {
+        let bytes = Array(value.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if allowed(byte) {
+                output.append(byte)
+            } else if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2])
+            {
+                output.append(contentsOf: bytes[index...(index + 2)])
+                index += 2
+            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "a")...UInt8(ascii: "f"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,46 @@
+public import Foundation
+
+/// The body of a request, before the client encodes it.
+public struct RequestBody: Sendable {
+    enum Content: Sendable {
+        case json(any Encodable & Sendable)
+        case data(Data, contentType: String?)
+        case form([URLQueryItem])
+        case stream(HTTPBody, contentType: String?)
+    }
+
+    let content: Content
+
+    /// A value encoded as JSON with the client's encoder; `Content-Type: application/json`.
+    public static func json(_ value: some Encodable & Sendable) -> RequestBody {
+        RequestBody(content: .json(value))
+    }
+
+    /// Raw bytes, sent as they are, with the given content type (none if `nil`).
+    public static func data(_ data: Data, contentType: String? = "application/octet-stream") -> RequestBody {
+        RequestBody(content: .data(data, contentType: contentType))
+    }
+
+    /// UTF-8 text; `Content-Type: text/plain; charset=utf-8` unless another is given.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(content: .data(Data(text.utf8), contentType: contentType))
+    }
+
+    /// A URL-encoded form (`application/x-www-form-urlencoded`), fields in order.
+    public static func form(_ fields: [URLQueryItem]) -> RequestBody {
+        RequestBody(content: .form(fields))
+    }
+
+    /// A URL-encoded form from name-value pairs, sorted by name so the body is deterministic.
+    public static func form(_ fields: [String: String]) -> RequestBody {
+        .form(fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// A streamed body, for uploads too large to hold in memory.
+    ///
+    /// A body created with ``HTTPBody/IterationBehavior-swift.enum/single`` is never resent by a
+    /// retry or a redirect.
+    public static func stream(_ body: HTTPBody, contentType: String? = "application/octet-stream") -> RequestBody {
+        RequestBody(content: .stream(body, contentType: contentType))
+    }
+}

@@ -1,0 +1,52 @@
+/// A key for a value stored in ``RequestOptions``: how a middleware gives endpoints a setting of
+/// its own (a cache policy, a retry override) without NetworkingKit knowing about it.
+///
+/// ```swift
+/// enum SkipAuthenticationKey: RequestOptionKey {
+///     static let defaultValue = false
+/// }
+/// extension RequestOptions {
+///     var skipsAuthentication: Bool {
+///         get { self[SkipAuthenticationKey.self] }
+///         set { self[SkipAuthenticationKey.self] = newValue }
+///     }
+/// }
+/// ```
+public protocol RequestOptionKey {
+    /// The type of the stored value.
+    associatedtype Value: Sendable
+    /// The value used when an endpoint does not set one.
+    static var defaultValue: Value { get }
+}
+
+/// Per-endpoint settings that travel with a request down the middleware chain.
+///
+/// The timeout is built in; every other concern adds its own typed option through
+/// ``RequestOptionKey``, so endpoints override only what they need.
+public struct RequestOptions: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    /// The longest the transport may wait for the server, or `nil` for the client's default.
+    public var timeout: Duration?
+
+    /// The largest response body this request accepts, or `nil` for the client's default.
+    public var maxResponseBodySize: Int?
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - timeout: The timeout, or `nil` for the client's default.
+    ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
+    public init(timeout: Duration? = nil, maxResponseBodySize: Int? = nil) {
+        self.timeout = timeout
+        self.maxResponseBodySize = maxResponseBodySize
+    }
+
+    /// The value stored for `key`, or its default.
+    public subscript<Key: RequestOptionKey>(_ key: Key.Type) -> Key.Value {
+        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+
+    /// Options for the client's defaults.
+    public static var `default`: RequestOptions { RequestOptions() }
+}

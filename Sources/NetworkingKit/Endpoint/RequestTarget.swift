@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+
+/// What the client needs to build one request, whichever shape described it (an ``APIEndpoint``
+/// or a ``Request``). Building is synchronous and happens before anything is sent, so every
+/// problem with the description is a thrown error with no byte on the wire.
+struct RequestTarget {
+    /// The relative URL `/`, the default ``APIEndpoint/baseURL``: "the client's base URL".
+    static let clientBaseURL: URL = URL(string: "/") ?? URL(fileURLWithPath: "/")
+
+    enum Body {
+        case encodable(any Encodable)
+        case content(RequestBody)
+    }
+
+    var baseURL: URL
+    var path: String
+    var method: HTTPMethod
+    var headers: [String: String]
+    var queryItems: [URLQueryItem]?
+    var body: Body?
+    var options: RequestOptions
+
+    init(_ endpoint: some APIEndpoint) {
+        self.baseURL = endpoint.baseURL
+        self.path = endpoint.path
+        self.method = endpoint.method
+        self.headers = endpoint.headers
+        self.queryItems = endpoint.queryItems
+        if let content = endpoint.requestBody {
+            self.body = .content(content)
+        } else {
+            self.body = endpoint.body.map { .encodable($0) }
+        }
+        self.options = endpoint.options
+    }
+
+    init<Response>(_ request: Request<Response>) {
+        self.baseURL = Self.clientBaseURL
+        self.path = request.path
+        self.method = request.method
+        self.headers = request.headers
+        self.queryItems = request.query
+        self.body = request.body.map { .content($0) }
+        self.options = request.options
+    }
+
+    /// Builds the HTTP request and its body.
+    /// - Parameters:
+    ///   - configuration: The client's base URL, default headers and encoder.
+    ///   - accept: The `Accept` value for the expected response, set unless a header gives one.
+    func build(
+        with configuration: LiveAPIClient.Configuration,
+        accept: String?
+    ) throws -> (HTTPRequest, HTTPBody?) {
+        let url = try URLBuilder.url(
+            clientBase: configuration.baseURL,
+            endpointBase: baseURL,
+            path: path,
+            queryItems: queryItems
+        )
+        var fields = HTTPFields()
+        try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
+        try HeaderValidation.merge(headers, into: &fields)
+        if let accept, fields[.accept] == nil {
+            fields[.accept] = accept
+        }
+
+        let (httpBody, contentType) = try encodeBody(with: configuration.encoder)
+        if let contentType, fields[.contentType] == nil {
+            try HeaderValidation.validate(value: contentType, of: "Content-Type")
+            fields[.contentType] = contentType
+        }
+        return (HTTPRequest(method: method, url: url, headerFields: fields), httpBody)
+    }
+
+    private func encodeBody(with encoder: JSONEncoder) throws -> (HTTPBody?, String?) {
+        switch body {
+        case nil:
+            return (nil, nil)
+        case .encodable(let value):
+            return (HTTPBody(try encodeJSON(value, with: encoder)), "application/json")
+        case .content(let content):
+            switch content.content {
+            case .json(let value):
+                return (HTTPBody(try encodeJSON(value, with: encoder)), "application/json")
+            case .data(let data, let contentType):
+                return (HTTPBody(data), contentType)
+            case .form(let fields):
+                let encoded = fields.map { field in
+                    let name = PercentEncoding.encode(
+                        field.name, allowing: PercentEncoding.isFormCharacter, keepingEscapes: false, spaceAsPlus: true)
+                    let value = PercentEncoding.encode(
+                        field.value ?? "", allowing: PercentEncoding.isFormCharacter, keepingEscapes: false,
+                        spaceAsPlus: true)
+                    return "\(name)=\(value)"
+                }
+                return (HTTPBody(encoded.joined(separator: "&")), "application/x-www-form-urlencoded")
+            case .stream(let stream, let contentType):
+                return (stream, contentType)
+            }
+        }
+    }
+
+    private func encodeJSON(_ value: any Encodable, with encoder: JSONEncoder) throws -> Data {
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw NetworkError.encodingFailed(
+                reason: "\(type(of: value)) could not be encoded as JSON", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Joins a base URL, a path and query items into one URL, correctly on the edge cases: base URLs
+/// with or without a trailing path or slash, paths with or without a leading slash, characters
+/// that must be escaped in a path or a query, repeated query names.
+enum URLBuilder {
+    /// Builds the URL of a request.
+    /// - Parameters:
+    ///   - clientBase: The client's base URL, used when `endpointBase` is relative.
+    ///   - endpointBase: The endpoint's base URL: absolute, or a relative path prefix.
+    ///   - path: The path; an absolute `http(s)://` URL stands alone.
+    ///   - queryItems: Query parameters, appended after any the base URL has.
+    /// - Throws: ``NetworkError/invalidURL(_:reason:)``.
+    static func url(
+        clientBase: URL?,
+        endpointBase: URL,
+        path: String,
+        queryItems: [URLQueryItem]?
+    ) throws -> URL {
+        var base: URL
+        var segments: [Substring] = []
+        if let absolute = absoluteURL(path) {
+            base = absolute
+        } else {
+            if endpointBase.scheme != nil {
+                base = endpointBase
+            } else if let clientBase {
+                base = clientBase
+                segments += splitPath(endpointBase.relativeString)
+            } else {
+                throw NetworkError.invalidURL(
+                    path, reason: "no base URL: set the client's baseURL or the endpoint's absolute baseURL")
+            }
+            segments += splitPath(path)
+        }
+        try validate(base)
+
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else {
+            throw NetworkError.invalidURL(base.absoluteString, reason: "the URL cannot be parsed")
+        }
+        components.fragment = nil
+        if !segments.isEmpty {
+            var basePath = components.percentEncodedPath
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+            let encoded = segments.map {
+                PercentEncoding.encode(String($0), allowing: PercentEncoding.isSegmentCharacter, keepingEscapes: true)
+            }
+            let trailingSlash = path.hasSuffix("/") ? "/" : ""
+            components.percentEncodedPath = basePath + "/" + encoded.joined(separator: "/") + trailingSlash
+        } else if components.percentEncodedPath.isEmpty {
+            components.percentEncodedPath = "/"
+        }
+        if let queryItems, !queryItems.isEmpty {
+            let encoded = queryItems.map(encodeQueryItem).joined(separator: "&")
+            let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+            components.percentEncodedQuery = existing.map { "\($0)&\(encoded)" } ?? encoded
+        }
+        guard let url = components.url else {
+            throw NetworkError.invalidURL(base.absoluteString + path, reason: "the URL cannot be assembled")
+        }
+        return url
+    }
+
+    /// A query item as `name=value`, with everything but RFC 3986 unreserved characters escaped:
+    /// servers differ on `+` and `;`, so the only safe choice is to escape them.
+    static func encodeQueryItem(_ item: URLQueryItem) -> String {
+        let name = PercentEncoding.encode(item.name, allowing: PercentEncoding.isUnreserved, keepingEscapes: false)
+        guard let value = item.value else { return name }
+        return name + "=" + PercentEncoding.encode(value, allowing: PercentEncoding.isUnreserved, keepingEscapes: false)
+    }
+
+    private static func absoluteURL(_ path: String) -> URL? {
+        let lowercased = path.prefix(8).lowercased()
+        guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else { return nil }
+        return URL(string: path)
+    }
+
+    private static func splitPath(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func validate(_ base: URL) throws {
+        guard let scheme = base.scheme?.lowercased() else {
+            throw NetworkError.invalidURL(base.absoluteString, reason: "the URL has no scheme (expected http or https)")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw NetworkError.invalidURL(base.absoluteString, reason: "the scheme '\(scheme)' is not http or https")
+        }
+        guard let host = base.host, !host.isEmpty else {
+            throw NetworkError.invalidURL(base.absoluteString, reason: "the URL has no host")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+import HTTPTypes
+
+// Two audiences: `errorDescription` is for the person using the app (no jargon, no URLs);
+// `description` is for the developer and the logs (method, URL, status, server message).
+
+extension NetworkError: LocalizedError {
+    /// A message that can be shown to a user as it is.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidURL, .invalidRequest, .encodingFailed, .bodyNotReplayable:
+            return "The app could not prepare this request. Please try again or contact support."
+        case .badRequest(let failure):
+            return failure.serverMessage ?? "The request could not be processed."
+        case .unauthorized:
+            return "Your session has expired. Please sign in again."
+        case .forbidden(let failure):
+            return failure.serverMessage ?? "You don't have permission to do this."
+        case .notFound(let failure):
+            return failure.serverMessage ?? "The requested item could not be found."
+        case .conflict(let failure):
+            return failure.serverMessage ?? "This item was changed elsewhere. Reload it and try again."
+        case .validationFailed(let failure):
+            if !failure.fieldErrors.isEmpty {
+                return failure.fieldErrors.map(\.description).joined(separator: "\n")
+            }
+            return failure.serverMessage ?? "Some of the information you entered is not valid."
+        case .rateLimited(_, let retryAfter):
+            if let seconds = retryAfter.map({ Int($0.delay(from: Date()).rounded(.up)) }), seconds > 0 {
+                return "Too many requests. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
+            }
+            return "Too many requests. Please wait a moment and try again."
+        case .clientError(let failure):
+            return failure.serverMessage ?? "The request could not be completed (error \(failure.status.code))."
+        case .serverError(let failure):
+            return "Something went wrong on the server (error \(failure.status.code)). Please try again later."
+        case .unexpectedStatus(let failure):
+            return "The server sent an unexpected answer (status \(failure.status.code))."
+        case .transport(let failure):
+            return failure.userMessage
+        case .timeout:
+            return "The server took too long to respond. Please try again."
+        case .cancelled:
+            return "The request was cancelled."
+        case .responseTooLarge:
+            return "The server's answer was too large to load."
+        case .decodingFailed:
+            return "The server's answer could not be read. Please try again later."
+        case .unknown:
+            return "An unexpected error occurred. Please try again."
+        }
+    }
+
+    /// Why the error happened, in technical terms (the same text as `description`).
+    public var failureReason: String? {
+        description
+    }
+}
+
+extension NetworkError: CustomStringConvertible {
+    /// A technical description for developers and logs: what failed, for which request, and why.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "invalid URL '\(url)': \(reason)"
+        case .invalidRequest(let reason):
+            return "invalid request: \(reason)"
+        case .encodingFailed(let reason, let underlying):
+            return "could not encode the request body: \(reason)" + (underlying.map { " (\($0))" } ?? "")
+        case .rateLimited(let failure, let retryAfter):
+            return Self.describe(failure) + (retryAfter.map { "; Retry-After: \($0)" } ?? "")
+        case .badRequest(let failure), .unauthorized(let failure), .forbidden(let failure),
+            .notFound(let failure), .conflict(let failure), .validationFailed(let failure),
+            .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
+            return Self.describe(failure)
+        case .transport(let failure):
+            return "transport failure: \(failure)"
+        case .timeout(let request):
+            return "timed out" + (request.map { ": \($0)" } ?? "")
+        case .cancelled:
+            return "cancelled"
+        case .responseTooLarge(let limit, let request):
+            return "response body larger than \(limit) bytes" + (request.map { ": \($0)" } ?? "")
+        case .decodingFailed(let failure):
+            return failure.request.map { "\($0): " + failure.description } ?? failure.description
+        case .bodyNotReplayable:
+            return "a one-shot streamed body cannot be sent twice"
+        case .unknown(let error):
+            return "unexpected error: \(error)"
+        }
+    }
+
+    private static func describe(_ failure: HTTPFailure) -> String {
+        var text = failure.description
+        if let message = failure.serverMessage { text += ": \(message)" }
+        if !failure.fieldErrors.isEmpty {
+            text += " [" + failure.fieldErrors.map(\.description).joined(separator: "; ") + "]"
+        }
+        return text
+    }
+}
+
+extension TransportFailure {
+    /// The user-facing message for each kind of transport failure.
+    var userMessage: String {
+        switch kind {
+        case .notConnected:
+            return "You appear to be offline. Check your internet connection and try again."
+        case .hostNotFound, .connectionRefused:
+            return "Unable to reach the server. Check your internet connection and try again."
+        case .connectionLost, .truncatedBody:
+            return "The connection was interrupted. Please try again."
+        case .secureConnectionFailed:
+            return "A secure connection to the server could not be established."
+        case .invalidResponse, .other:
+            return "Unable to connect to the server. Please try again."
+        }
+    }
+}

@@ -1,0 +1,179 @@
+public import Foundation
+
+/// The body of a request or a response: buffered bytes, or an asynchronous stream of chunks.
+///
+/// A body knows its length when it can (``length-swift.property``) and whether it can be read
+/// more than once (``isReplayable``). Buffered bodies can always be replayed. A stream that wraps
+/// a one-shot source (a socket, a file handle being read) is created with
+/// ``IterationBehavior-swift.enum/single``: reading it a second time throws
+/// ``NetworkError/bodyNotReplayable``, so a retry can never resend half a stream.
+///
+/// ```swift
+/// let json = HTTPBody(Data(#"{"rating":5}"#.utf8))
+/// let upload = HTTPBody(chunks, length: .known(fileSize), iterationBehavior: .single)
+/// ```
+public struct HTTPBody: Sendable, AsyncSequence {
+    /// The chunks of a body are `Data` values.
+    public typealias Element = Data
+    /// Reading a body can fail (a dropped connection, a body over the size limit).
+    public typealias Failure = any Error
+
+    /// How many bytes a body holds, when that is known in advance.
+    public enum Length: Sendable, Hashable {
+        /// The length is not known until the body has been read to its end.
+        case unknown
+        /// The body holds exactly this many bytes.
+        case known(Int64)
+    }
+
+    /// Whether the underlying source of a body can be read more than once.
+    public enum IterationBehavior: Sendable, Hashable {
+        /// The source can be read once only; a second read throws.
+        case single
+        /// Each read starts again from the first byte.
+        case multiple
+    }
+
+    private enum Storage: Sendable {
+        case buffered(Data)
+        case stream(makeIterator: @Sendable () -> Iterator)
+    }
+
+    private let storage: Storage
+    /// Tracks whether a single-iteration stream has been started; shared by every copy of the body.
+    private let consumed: LockedState<Bool>?
+
+    /// The number of bytes in the body, when known in advance.
+    public let length: Length
+
+    /// How often the body can be read.
+    public let iterationBehavior: IterationBehavior
+
+    /// Creates a buffered body from bytes.
+    public init(_ data: Data) {
+        self.storage = .buffered(data)
+        self.length = .known(Int64(data.count))
+        self.iterationBehavior = .multiple
+        self.consumed = nil
+    }
+
+    /// Creates a buffered body from the UTF-8 bytes of a string.
+    public init(_ string: String) {
+        self.init(Data(string.utf8))
+    }
+
+    /// Creates a streaming body from an asynchronous sequence of chunks.
+    /// - Parameters:
+    ///   - chunks: The chunks, in order.
+    ///   - length: The total number of bytes, if known; transports send it as `Content-Length`.
+    ///   - iterationBehavior: Whether `chunks` can be iterated more than once.
+    public init<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks,
+        length: Length,
+        iterationBehavior: IterationBehavior
+    ) where Chunks.Element == Data {
+        self.storage = .stream(makeIterator: {
+            var iterator = chunks.makeAsyncIterator()
+            return Iterator {
+                let chunk = try await iterator.next()
+                // Many async sequences (AsyncStream among them) end quietly when the reading task
+                // is cancelled; a cancelled read must not pass for a complete body.
+                if chunk == nil { try Task.checkCancellation() }
+                return chunk
+            }
+        })
+        self.length = length
+        self.iterationBehavior = iterationBehavior
+        self.consumed = iterationBehavior == .single ? LockedState(false) : nil
+    }
+
+    /// Whether the body can be sent again, for example by a retry or a redirect.
+    public var isReplayable: Bool {
+        iterationBehavior == .multiple
+    }
+
+    /// The bytes of a buffered body, or `nil` for a stream.
+    public var bufferedData: Data? {
+        if case .buffered(let data) = storage { return data }
+        return nil
+    }
+
+    /// Reads chunk after chunk of a body.
+    public struct Iterator: AsyncIteratorProtocol {
+        fileprivate var produceNext: () async throws -> Data?
+
+        /// Returns the next chunk, or `nil` at the end of the body.
+        public mutating func next() async throws -> Data? {
+            try await produceNext()
+        }
+    }
+
+    /// Starts reading the body. A second read of a single-iteration body throws
+    /// ``NetworkError/bodyNotReplayable`` from the iterator's first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        switch storage {
+        case .buffered(let data):
+            var delivered = false
+            return Iterator {
+                guard !delivered, !data.isEmpty else { return nil }
+                delivered = true
+                return data
+            }
+        case .stream(let makeIterator):
+            if let consumed {
+                let alreadyStarted = consumed.withLock { started in
+                    defer { started = true }
+                    return started
+                }
+                if alreadyStarted {
+                    return Iterator { throw NetworkError.bodyNotReplayable }
+                }
+            }
+            return makeIterator()
+        }
+    }
+
+    /// Reads the whole body into memory, failing as soon as it grows past `limit` bytes.
+    ///
+    /// A body whose declared length is already over the limit fails before a byte is read.
+    /// - Throws: ``NetworkError/responseTooLarge(limit:request:)`` (with no request attached; the
+    ///   client adds it), or whatever reading the stream throws.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if case .known(let declared) = length, declared > Int64(limit) {
+            throw NetworkError.responseTooLarge(limit: limit, request: nil)
+        }
+        if case .buffered(let data) = storage {
+            guard data.count <= limit else { throw NetworkError.responseTooLarge(limit: limit, request: nil) }
+            return data
+        }
+        var collected = Data()
+        if case .known(let declared) = length {
+            collected.reserveCapacity(Int(declared))
+        }
+        for try await chunk in self {
+            guard collected.count + chunk.count <= limit else {
+                throw NetworkError.responseTooLarge(limit: limit, request: nil)
+            }
+            collected.append(chunk)
+        }
+        return collected
+    }
+
+    /// Reads at most `limit` bytes and stops, for a bounded copy of a body whose tail may be dropped.
+    /// - Returns: The bytes read and whether more bytes were left unread.
+    func prefix(upTo limit: Int) async throws -> (data: Data, truncated: Bool) {
+        if case .buffered(let data) = storage {
+            return (data.prefix(limit), data.count > limit)
+        }
+        var collected = Data()
+        for try await chunk in self {
+            let room = limit - collected.count
+            if chunk.count > room {
+                collected.append(chunk.prefix(room))
+                return (collected, true)
+            }
+            collected.append(chunk)
+        }
+        return (collected, false)
+    }
+}

@@ -1,0 +1,39 @@
+public import HTTPTypes
+
+/// Checks header names and values before they reach the wire.
+///
+/// swift-http-types quietly turns illegal bytes into spaces; NetworkingKit refuses them instead,
+/// so that a CR or LF smuggled into a value (header injection) fails loudly before anything is
+/// sent rather than being rewritten.
+public enum HeaderValidation {
+    /// Returns the field name for `name`, or throws when it is not an RFC 9110 token.
+    public static func name(_ name: String) throws -> HTTPField.Name {
+        guard let fieldName = HTTPField.Name(name) else {
+            throw NetworkError.invalidRequest(reason: "'\(printable(name))' is not a valid header name")
+        }
+        return fieldName
+    }
+
+    /// Throws when `value` holds CR, LF, NUL or another control character (HTAB is allowed).
+    public static func validate(value: String, of name: String) throws {
+        for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            let what = byte == 0x0D ? "CR" : byte == 0x0A ? "LF" : byte == 0 ? "NUL" : "a control character"
+            throw NetworkError.invalidRequest(reason: "the value of header '\(name)' contains \(what)")
+        }
+    }
+
+    /// Adds `headers` to `fields`, replacing fields of the same name, after validating each.
+    public static func merge(_ headers: [String: String], into fields: inout HTTPFields) throws {
+        // Sorted so that a request built twice from the same headers is identical.
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            let fieldName = try self.name(name)
+            try validate(value: value, of: name)
+            fields[fieldName] = value
+        }
+    }
+
+    private static func printable(_ text: String) -> String {
+        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+            .joined()
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+public import HTTPTypes
+import HTTPTypesFoundation
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A step that may look at or change each response before it is validated and decoded: the
+/// response interceptor of seed 004, `(Data, URLResponse) async throws -> (Data, URLResponse)`.
+///
+/// ```swift
+/// struct ResponseLogger: ResponseInterceptor {
+///     func intercept(data: Data, response: URLResponse) async throws -> (Data, URLResponse) {
+///         print((response as? HTTPURLResponse)?.statusCode ?? 0, data.count)
+///         return (data, response)
+///     }
+/// }
+/// ```
+///
+/// The body is read into memory first (within the client's size limit), so a response
+/// interceptor is for bodies that fit in memory; a streaming download wants a ``Middleware``.
+public protocol ResponseInterceptor: Sendable {
+    /// Returns the body and response to use in place of `data` and `response`.
+    func intercept(data: Data, response: URLResponse) async throws -> (Data, URLResponse)
+}
+
+extension ResponseInterceptor {
+    /// This interceptor as a middleware, to place in a client's chain.
+    public var middleware: ResponseInterceptorMiddleware {
+        ResponseInterceptorMiddleware(self)
+    }
+}
+
+/// Runs a ``ResponseInterceptor`` (or a closure of the same shape) as a ``Middleware``.
+public struct ResponseInterceptorMiddleware: Middleware {
+    private let intercept: @Sendable (Data, URLResponse) async throws -> (Data, URLResponse)
+
+    /// Wraps an interceptor.
+    public init(_ interceptor: some ResponseInterceptor) {
+        self.intercept = { try await interceptor.intercept(data: $0, response: $1) }
+    }
+
+    /// Wraps a closure that looks at or changes each response.
+    public init(_ intercept: @escaping @Sendable (Data, URLResponse) async throws -> (Data, URLResponse)) {
+        self.intercept = intercept
+    }
+
+    /// Sends the request, reads the response body, and lets the interceptor change both.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, context)
+        let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        let data = try await responseBody?.collect(upTo: limit) ?? Data()
+        guard let url = request.url, let urlResponse = HTTPURLResponse(httpResponse: response, url: url) else {
+            return (response, HTTPBody(data))
+        }
+        let (newData, newURLResponse) = try await intercept(data, urlResponse)
+        let newResponse = (newURLResponse as? HTTPURLResponse)?.httpResponse ?? response
+        return (newResponse, HTTPBody(newData))
+    }
+}
