@@ -67,7 +67,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
-            let networkError = URLErrorMapping.networkError(for: error, request: state.request)
+            var networkError = URLErrorMapping.networkError(for: error, request: state.request)
+            if case .transport = networkError, let expected = state.expectedLength, state.received < expected {
+                // libcurl (FoundationNetworking) reports a short body as an unknown error; the
+                // byte count says what it really is.
+                networkError = .transport(
+                    TransportFailure(kind: .truncatedBody, code: (error as NSError).code, underlying: error, request: state.request))
+            }
             state.responseContinuation?.resume(throwing: networkError)
             state.bodyContinuation.finish(throwing: networkError)
         } else if let continuation = state.responseContinuation {

@@ -1,0 +1,130 @@
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+@Suite("URL building")
+struct URLBuildingTests {
+    /// Sends `endpoint` through a client with `base` and returns the URL that reached the transport.
+    private func sentURL(base: String?, _ endpoint: TestEndpoint) async throws -> String {
+        let (client, transport) = makeClient(baseURL: base.flatMap(URL.init(string:)))
+        try await client.request(endpoint)
+        return try #require(transport.requests.first?.url?.absoluteString)
+    }
+
+    @Test(
+        "base URL and path join with exactly one slash",
+        arguments: [
+            ("https://api.example.com", "/films", "https://api.example.com/films"),
+            ("https://api.example.com", "films", "https://api.example.com/films"),
+            ("https://api.example.com/", "/films", "https://api.example.com/films"),
+            ("https://api.example.com/v1", "/films", "https://api.example.com/v1/films"),
+            ("https://api.example.com/v1", "films", "https://api.example.com/v1/films"),
+            ("https://api.example.com/v1/", "/films", "https://api.example.com/v1/films"),
+            ("https://api.example.com/v1/", "films/", "https://api.example.com/v1/films/"),
+            ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+            ("https://api.example.com", "", "https://api.example.com/"),
+            ("http://127.0.0.1:8080/api", "/a//b", "http://127.0.0.1:8080/api/a/b"),
+        ])
+    func joinsBaseAndPath(base: String, path: String, expected: String) async throws {
+        #expect(try await sentURL(base: base, TestEndpoint(path: path)) == expected)
+    }
+
+    @Test(
+        "characters that cannot appear in a path are escaped",
+        arguments: [
+            ("/films/toy story", "/v1/films/toy%20story"),
+            ("/films/what?now", "/v1/films/what%3Fnow"),
+            ("/films/a#b", "/v1/films/a%23b"),
+            ("/films/café", "/v1/films/caf%C3%A9"),
+            ("/films/🎬", "/v1/films/%F0%9F%8E%AC"),
+            ("/films/50%", "/v1/films/50%25"),
+            ("/films/already%20escaped", "/v1/films/already%20escaped"),
+            ("/users/me@example.com", "/v1/users/me@example.com"),
+        ])
+    func escapesPathCharacters(path: String, expectedPath: String) async throws {
+        let url = try await sentURL(base: "https://api.example.com/v1", TestEndpoint(path: path))
+        #expect(url == "https://api.example.com" + expectedPath)
+    }
+
+    @Test("PathSegment.escape keeps a slash inside one segment, escaped once")
+    func escapedSegmentKeepsSlash() async throws {
+        let path = "/files/\(PathSegment.escape("reports/2024 Q1%.pdf"))"
+        let url = try await sentURL(base: "https://api.example.com", TestEndpoint(path: path))
+        #expect(url == "https://api.example.com/files/reports%2F2024%20Q1%25.pdf")
+    }
+
+    @Test(
+        "query values are escaped strictly",
+        arguments: [
+            ([URLQueryItem(name: "q", value: "a+b")], "q=a%2Bb"),
+            ([URLQueryItem(name: "q", value: "a&b=c")], "q=a%26b%3Dc"),
+            ([URLQueryItem(name: "q", value: "toy story")], "q=toy%20story"),
+            ([URLQueryItem(name: "q", value: "Wall·E ✓")], "q=Wall%C2%B7E%20%E2%9C%93"),
+            ([URLQueryItem(name: "q", value: "100%")], "q=100%25"),
+            ([URLQueryItem(name: "a b", value: "1")], "a%20b=1"),
+            ([URLQueryItem(name: "flag", value: nil)], "flag"),
+            ([URLQueryItem(name: "empty", value: "")], "empty="),
+            ([URLQueryItem(name: "id", value: "1"), URLQueryItem(name: "id", value: "2")], "id=1&id=2"),
+        ])
+    func escapesQueryValues(items: [URLQueryItem], expectedQuery: String) async throws {
+        let url = try await sentURL(base: "https://api.example.com", TestEndpoint(path: "/search", queryItems: items))
+        #expect(url == "https://api.example.com/search?" + expectedQuery)
+    }
+
+    @Test("an empty or missing query list adds no question mark", arguments: [nil, [URLQueryItem]()])
+    func emptyQueryAddsNothing(items: [URLQueryItem]?) async throws {
+        let url = try await sentURL(base: "https://api.example.com", TestEndpoint(path: "/films", queryItems: items))
+        #expect(url == "https://api.example.com/films")
+    }
+
+    @Test("a query on the base URL is kept and the endpoint's is appended")
+    func baseQueryIsKept() async throws {
+        let url = try await sentURL(
+            base: "https://api.example.com/v1?key=abc",
+            TestEndpoint(path: "/films", queryItems: [URLQueryItem(name: "page", value: "2")]))
+        #expect(url == "https://api.example.com/v1/films?key=abc&page=2")
+    }
+
+    @Test("an absolute endpoint base URL wins over the client's; a relative one is a prefix")
+    func endpointBaseURL() async throws {
+        let absolute = try await sentURL(
+            base: "https://api.example.com/v1", TestEndpoint(baseURL: URL(string: "https://cdn.example.com/assets")!, path: "/logo.png"))
+        #expect(absolute == "https://cdn.example.com/assets/logo.png")
+        let relative = try await sentURL(base: "https://api.example.com", TestEndpoint(baseURL: URL(string: "/v2")!, path: "/films"))
+        #expect(relative == "https://api.example.com/v2/films")
+    }
+
+    @Test("a typed request's absolute URL stands alone")
+    func absoluteRequestPath() async throws {
+        let (client, transport) = makeClient()
+        try await client.send(Request<Void>(path: "https://other.example.com/x?y=1"))
+        #expect(transport.requests.first?.url?.absoluteString == "https://other.example.com/x?y=1")
+    }
+
+    @Test(
+        "a base URL that is not absolute HTTP fails before anything is sent",
+        arguments: ["not a url", "api.example.com/v1", "ftp://files.example.com", "file:///etc/passwd", "https://"])
+    func invalidBaseURL(base: String) async throws {
+        let (client, transport) = makeClient(baseURL: URL(string: base))
+        let error = await networkError { try await client.request(TestEndpoint(path: "/films")) }
+        guard case .invalidURL(_, let reason) = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("no base URL anywhere is an invalidURL error naming the fix")
+    func missingBaseURL() async throws {
+        let (client, transport) = makeClient(baseURL: nil)
+        let error = await networkError { try await client.request(TestEndpoint(path: "/films")) }
+        guard case .invalidURL(_, let reason) = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("baseURL"))
+        #expect(transport.requests.isEmpty)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+
+let testBaseURL = URL(string: "https://api.example.com/v1")!
+
+/// A client over a stub transport, with the default configuration otherwise.
+func makeClient(
+    baseURL: URL? = testBaseURL,
+    middlewares: [any Middleware] = [],
+    maxResponseBodySize: Int = LiveAPIClient.Configuration.defaultMaxResponseBodySize,
+    defaultHeaders: [String: String] = [:],
+    errorBodyType: any ServerErrorBody.Type = APIErrorBody.self,
+    _ handler: @escaping StubTransport.Handler = { _ in .status(.noContent) }
+) -> (LiveAPIClient, StubTransport) {
+    let transport = StubTransport(handler)
+    let client = LiveAPIClient(
+        configuration: LiveAPIClient.Configuration(
+            baseURL: baseURL,
+            transport: transport,
+            middlewares: middlewares,
+            defaultHeaders: defaultHeaders,
+            maxResponseBodySize: maxResponseBodySize,
+            errorBodyType: errorBodyType
+        ))
+    return (client, transport)
+}
+
+/// An endpoint assembled from parts, for tests that vary one part at a time.
+struct TestEndpoint: APIEndpoint {
+    var baseURL: URL = URL(string: "/")!
+    var path: String = "/"
+    var method: HTTPMethod = .get
+    var headers: [String: String] = [:]
+    var queryItems: [URLQueryItem]? = nil
+    var requestBody: RequestBody? = nil
+    var options: RequestOptions = .default
+}
+
+/// Runs `body` and returns the `NetworkError` it throws; fails the test when it throws nothing
+/// or another error type.
+func networkError(_ body: () async throws -> Void) async -> NetworkError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as NetworkError {
+        return error
+    } catch {
+        return .unknown(error)
+    }
+}
+
+/// An async sequence of chunks that counts how many were pulled, to prove a reader stopped early.
+struct CountingChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let chunkSize: Int
+    let chunkCount: Int
+    let pulled: Counter
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let sequence: CountingChunks
+        var index = 0
+        mutating func next() async throws -> Data? {
+            guard index < sequence.chunkCount else { return nil }
+            index += 1
+            sequence.pulled.increment()
+            return Data(repeating: 0x61, count: sequence.chunkSize)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sequence: self) }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var count = 0  // guarded by `lock`
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
