@@ -2,8 +2,8 @@ public import NetworkingKit
 
 /// The films part of an app's services layer: what view models call.
 ///
-/// It depends on `any APIClient`, so a test passes a `MockAPIClient` and an app a
-/// `LiveAPIClient`.
+/// It depends on `any APIClient`, so a test passes a client over a stub transport (or a test
+/// double of its own) and an app a `LiveAPIClient`.
 public struct FilmsService: Sendable {
     private let client: any APIClient
 

@@ -2,7 +2,8 @@
 /// the decoded answer.
 ///
 /// Depend on `any APIClient` (or a generic `some APIClient`), never on ``LiveAPIClient``: tests
-/// then pass a `MockAPIClient` from NetworkingKitTesting.
+/// then pass a client of their own, or a ``LiveAPIClient`` over NetworkingKitTesting's
+/// `StubTransport`.
 ///
 /// ```swift
 /// let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)

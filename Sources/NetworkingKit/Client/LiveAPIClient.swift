@@ -8,7 +8,13 @@ import Logging
 /// ```swift
 /// let client = LiveAPIClient(
 ///     baseURL: URL(string: "https://api.example.com/v1")!,
-///     middlewares: [LoggingInterceptor().middleware]
+///     middlewares: [
+///         RequestInterceptorMiddleware { request in
+///             var request = request
+///             request.setValue("demo", forHTTPHeaderField: "X-API-Key")
+///             return request
+///         }
+///     ]
 /// )
 /// ```
 ///
@@ -68,7 +74,7 @@ public struct LiveAPIClient: APIClient {
             try Task.checkCancellation()
             let (response, responseBody) = try await chain.send(request, body, context)
             guard (200..<300).contains(response.status.code) else {
-                throw await failure(for: response, body: responseBody, request: summary, limit: limit)
+                throw try await failure(for: response, body: responseBody, request: summary, limit: limit)
             }
             let data = try await responseBody?.collect(upTo: limit) ?? Data()
             let value = try ResponseDecoding.decode(
@@ -82,12 +88,12 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// Reads a bounded copy of a failed response's body and decodes the server's error from it.
-    private func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async
+    private func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async throws
         -> NetworkError
     {
         // The body of an error is a courtesy: a connection that drops while reading it must not
-        // hide the status, so a read failure keeps what arrived.
-        let copy = try? await body?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy))
+        // hide the status, so `prefix` keeps what arrived; only cancellation is thrown.
+        let copy = try await body?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy))
         let data = copy?.data ?? Data()
         return NetworkError(
             failure: HTTPFailure(

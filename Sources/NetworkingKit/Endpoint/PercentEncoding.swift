@@ -10,7 +10,7 @@ public enum PathSegment {
     /// Percent-encodes everything in `value` that is not allowed inside one path segment,
     /// including `/` and `%`.
     public static func escape(_ value: String) -> String {
-        PercentEncoding.encode(value, allowing: PercentEncoding.isSegmentCharacter, keepingEscapes: false)
+        PercentEncoding.encodeSegment(value, keepingEscapes: false)
     }
 }
 
@@ -45,6 +45,17 @@ enum PercentEncoding {
             return true
         default:
             return false
+        }
+    }
+
+    /// Encodes one path segment. The dot segments `.` and `..` are escaped too: servers and
+    /// proxies resolve them (RFC 3986 §5.2.4), so an identifier of `..` would otherwise climb out
+    /// of the endpoint's path.
+    static func encodeSegment(_ segment: String, keepingEscapes: Bool) -> String {
+        switch segment {
+        case ".": return "%2E"
+        case "..": return "%2E%2E"
+        default: return encode(segment, allowing: isSegmentCharacter, keepingEscapes: keepingEscapes)
         }
     }
 

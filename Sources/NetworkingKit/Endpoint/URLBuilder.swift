@@ -19,7 +19,10 @@ enum URLBuilder {
     ) throws -> URL {
         var base: URL
         var segments: [Substring] = []
-        if let absolute = absoluteURL(path) {
+        if isAbsolute(path) {
+            guard let absolute = URL(string: path) else {
+                throw NetworkError.invalidURL(path, reason: "the absolute URL cannot be parsed")
+            }
             base = absolute
         } else {
             if endpointBase.scheme != nil {
@@ -43,7 +46,7 @@ enum URLBuilder {
             var basePath = components.percentEncodedPath
             while basePath.hasSuffix("/") { basePath.removeLast() }
             let encoded = segments.map {
-                PercentEncoding.encode(String($0), allowing: PercentEncoding.isSegmentCharacter, keepingEscapes: true)
+                PercentEncoding.encodeSegment(String($0), keepingEscapes: true)
             }
             let trailingSlash = path.hasSuffix("/") ? "/" : ""
             components.percentEncodedPath = basePath + "/" + encoded.joined(separator: "/") + trailingSlash
@@ -69,10 +72,9 @@ enum URLBuilder {
         return name + "=" + PercentEncoding.encode(value, allowing: PercentEncoding.isUnreserved, keepingEscapes: false)
     }
 
-    private static func absoluteURL(_ path: String) -> URL? {
+    private static func isAbsolute(_ path: String) -> Bool {
         let lowercased = path.prefix(8).lowercased()
-        guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else { return nil }
-        return URL(string: path)
+        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
     }
 
     private static func splitPath(_ path: String) -> [Substring] {

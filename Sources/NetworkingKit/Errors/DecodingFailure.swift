@@ -51,7 +51,9 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
     /// The first ``snippetLength`` characters of `body`, as UTF-8 where it is (else a byte count).
     static func snippet(of body: Data) -> String {
         let head = body.prefix(snippetLength * 4)
-        guard let text = String(data: head, encoding: .utf8) ?? String(data: head.dropLast(3), encoding: .utf8) else {
+        // The cut may fall inside a multi-byte character: drop up to three bytes to find text.
+        let text = (0...3).lazy.compactMap { String(data: head.dropLast($0), encoding: .utf8) }.first
+        guard let text else {
             return "<\(body.count) bytes of binary data>"
         }
         return text.count > snippetLength ? String(text.prefix(snippetLength)) + "…" : text

@@ -26,7 +26,8 @@ extension NetworkError: LocalizedError {
             }
             return failure.serverMessage ?? "Some of the information you entered is not valid."
         case .rateLimited(_, let retryAfter):
-            if let seconds = retryAfter.map({ Int($0.delay(from: Date()).rounded(.up)) }), seconds > 0 {
+            if let delay = retryAfter?.delay(from: Date()), delay > 0, delay <= Double(RetryAfter.maxSeconds) {
+                let seconds = Int(delay.rounded(.up))
                 return "Too many requests. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
             }
             return "Too many requests. Please wait a moment and try again."

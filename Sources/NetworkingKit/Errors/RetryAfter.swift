@@ -11,14 +11,18 @@ public enum RetryAfter: Sendable, Hashable, CustomStringConvertible {
     public init?(headerValue: String) {
         let trimmed = headerValue.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) {
-            // A delay too large for Int is still "a very long time", not garbage.
-            self = .seconds(Int(trimmed) ?? Int.max)
+            // A delay too large to represent is still "a very long time", not garbage; capped so
+            // that arithmetic on it (to Duration, to Double and back) can never overflow.
+            self = .seconds(min(Int(trimmed) ?? Self.maxSeconds, Self.maxSeconds))
         } else if let date = HTTPDate.parse(trimmed) {
             self = .date(date)
         } else {
             return nil
         }
     }
+
+    /// The largest number of seconds kept (about 68 years); larger values are capped to it.
+    public static let maxSeconds = Int(Int32.max)
 
     /// The time to wait, counted from `now`; never negative.
     public func delay(from now: Date) -> TimeInterval {

@@ -72,13 +72,28 @@ public struct HTTPBody: Sendable, AsyncSequence {
         length: Length,
         iterationBehavior: IterationBehavior
     ) where Chunks.Element == Data {
+        let declared: Int64? = if case .known(let count) = length { count } else { nil }
         self.storage = .stream(makeIterator: {
             var iterator = chunks.makeAsyncIterator()
+            var received: Int64 = 0
             return Iterator {
-                let chunk = try await iterator.next()
-                // Many async sequences (AsyncStream among them) end quietly when the reading task
-                // is cancelled; a cancelled read must not pass for a complete body.
-                if chunk == nil { try Task.checkCancellation() }
+                guard let chunk = try await iterator.next() else {
+                    // Many async sequences (AsyncStream among them) end quietly when the reading
+                    // task is cancelled; a cancelled read must not pass for a complete body.
+                    try Task.checkCancellation()
+                    if let declared, received != declared {
+                        throw NetworkError.transport(
+                            TransportFailure(
+                                kind: .truncatedBody, underlying: BodyLengthMismatch(declared: declared, received: received)))
+                    }
+                    return nil
+                }
+                received += Int64(chunk.count)
+                if let declared, received > declared {
+                    throw NetworkError.transport(
+                        TransportFailure(
+                            kind: .invalidResponse, underlying: BodyLengthMismatch(declared: declared, received: received)))
+                }
                 return chunk
             }
         })
@@ -160,20 +175,42 @@ public struct HTTPBody: Sendable, AsyncSequence {
     }
 
     /// Reads at most `limit` bytes and stops, for a bounded copy of a body whose tail may be dropped.
-    /// - Returns: The bytes read and whether more bytes were left unread.
+    ///
+    /// A read that fails midway keeps what arrived (the copy is a courtesy, not the answer); only
+    /// cancellation is thrown.
+    /// - Returns: The bytes read and whether the copy is incomplete (more bytes were left unread,
+    ///   or the read failed).
     func prefix(upTo limit: Int) async throws -> (data: Data, truncated: Bool) {
         if case .buffered(let data) = storage {
             return (data.prefix(limit), data.count > limit)
         }
         var collected = Data()
-        for try await chunk in self {
-            let room = limit - collected.count
-            if chunk.count > room {
-                collected.append(chunk.prefix(room))
-                return (collected, true)
+        do {
+            for try await chunk in self {
+                let room = limit - collected.count
+                if chunk.count > room {
+                    collected.append(chunk.prefix(room))
+                    return (collected, true)
+                }
+                collected.append(chunk)
             }
-            collected.append(chunk)
+        } catch {
+            if error is CancellationError || Task.isCancelled { throw NetworkError.cancelled }
+            if case NetworkError.cancelled = error { throw error }
+            return (collected, true)
         }
         return (collected, false)
+    }
+}
+
+/// The detail of a body whose length differs from the length its sender declared.
+struct BodyLengthMismatch: Error, CustomStringConvertible {
+    let declared: Int64
+    let received: Int64
+
+    var description: String {
+        received < declared
+            ? "the body ended after \(received) of \(declared) declared bytes"
+            : "the body is longer than the \(declared) bytes declared"
     }
 }

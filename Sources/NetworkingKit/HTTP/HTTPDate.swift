@@ -7,12 +7,13 @@ public enum HTTPDate {
     private static let formats = [
         "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate
         "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // obsolete RFC 850
-        "EEE MMM d HH:mm:ss yyyy",  // obsolete asctime
+        "EEE MMM d HH:mm:ss yyyy",  // obsolete asctime, spaces collapsed
     ]
 
     /// Parses an HTTP date, or returns `nil` when `string` is not one.
     public static func parse(_ string: String) -> Date? {
-        let trimmed = string.trimmingCharacters(in: .whitespaces)
+        // asctime pads a one-digit day with a second space (`Nov  6`).
+        let trimmed = string.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         for format in formats {
             if let date = formatter(format).date(from: trimmed) {
                 return date

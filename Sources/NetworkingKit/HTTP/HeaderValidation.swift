@@ -4,7 +4,10 @@ public import HTTPTypes
 ///
 /// swift-http-types quietly turns illegal bytes into spaces; NetworkingKit refuses them instead,
 /// so that a CR or LF smuggled into a value (header injection) fails loudly before anything is
-/// sent rather than being rewritten.
+/// sent rather than being rewritten. The client validates endpoint, request and default headers,
+/// and the headers a ``RequestInterceptor`` returns; a ``Middleware`` that writes `HTTPFields`
+/// directly gets swift-http-types' rewriting (illegal bytes become spaces), which is safe but
+/// silent, so a middleware that copies untrusted text into a header should call ``validate(value:of:)``.
 public enum HeaderValidation {
     /// Returns the field name for `name`, or throws when it is not an RFC 9110 token.
     public static func name(_ name: String) throws -> HTTPField.Name {

@@ -55,7 +55,15 @@ public struct ResponseInterceptorMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        let data = try await responseBody?.collect(upTo: limit) ?? Data()
+        // A failed response keeps its status: its body is read only as far as the bounded copy
+        // an error would keep, so a huge error page does not turn into "response too large".
+        let isSuccess = (200..<300).contains(response.status.code)
+        let data: Data
+        if isSuccess {
+            data = try await responseBody?.collect(upTo: limit) ?? Data()
+        } else {
+            data = try await responseBody?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy)).data ?? Data()
+        }
         guard let url = request.url, let urlResponse = HTTPURLResponse(httpResponse: response, url: url) else {
             return (response, HTTPBody(data))
         }

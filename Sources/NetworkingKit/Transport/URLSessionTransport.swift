@@ -1,4 +1,3 @@
-public import HTTPTypes
 import HTTPTypesFoundation
 
 #if canImport(FoundationNetworking)
@@ -10,17 +9,18 @@ public import Foundation
 
 /// A transport over URLSession: Foundation on Apple platforms, FoundationNetworking on Linux.
 ///
-/// The response body is streamed as it arrives, so the client's size limit stops an oversized
-/// download at the limit instead of after it has been buffered. Cancelling the calling task
-/// cancels the URLSession task, during the request and while the body is read.
-///
-/// The transport owns its `URLSession`, created from the configuration you pass; the default
-/// configuration (``defaultSessionConfiguration()``) has no `URLCache`, so nothing is cached
-/// behind the client's back: caching is a middleware's job.
+/// - The response body is streamed as it arrives, so the client's size limit stops an oversized
+///   download at the limit instead of after it has been buffered; a reader that stops early
+///   cancels the download.
+/// - Cancelling the calling task cancels the URLSession task, during the request and while the
+///   body is read.
+/// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
+///   not only the silence between two packets as `URLRequest.timeoutInterval` does.
+/// - It never uses a `URLCache` (caching is a middleware's job, the same for every transport) and
+///   it does not follow redirects: a 3xx answer is returned as it is, for the client to handle.
 ///
 /// A streamed request body is read into memory before it is sent, because URLSession's streamed
-/// uploads are not available on every platform; use the AsyncHTTPClient transport to stream
-/// large uploads.
+/// uploads are not available on every platform.
 public final class URLSessionTransport: HTTPTransport {
     /// A transport with the default configuration, shared by clients that do not name one.
     public static let shared = URLSessionTransport()
@@ -38,7 +38,11 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; see ``defaultSessionConfiguration()``.
+    ///   Its `urlCache` is ignored: the transport works on a copy without one.
     public init(configuration: URLSessionConfiguration = defaultSessionConfiguration()) {
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? Self.defaultSessionConfiguration()
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = URLSessionTransportDelegate()
         let queue = OperationQueue()
         queue.name = "NetworkingKit.URLSessionTransport"
@@ -63,20 +67,26 @@ public final class URLSessionTransport: HTTPTransport {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        if let timeout = context.options.timeout {
-            let components = timeout.components
-            urlRequest.timeoutInterval = Double(components.seconds) + Double(components.attoseconds) * 1e-18
+        let timeout = context.options.timeout
+        if let timeout {
+            urlRequest.timeoutInterval = timeout.timeInterval
         }
         if let body {
-            urlRequest.httpBody = try await body.collect(upTo: Int.max)
+            // A declared length bounds the read: a stream that yields more is an error.
+            if case .known(let length) = body.length {
+                urlRequest.httpBody = try await body.collect(upTo: Int(clamping: length))
+            } else {
+                urlRequest.httpBody = try await body.collect(upTo: Int.max)
+            }
         }
 
         let task = session.dataTask(with: urlRequest)
         let (stream, bodyContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         bodyContinuation.onTermination = { termination in
-            // The reader stopped early (size limit reached, task cancelled): stop the download.
+            // The reader stopped early (size limit reached, task cancelled, body dropped).
             if case .cancelled = termination { task.cancel() }
         }
+        let delegate = self.delegate
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(
@@ -88,10 +98,28 @@ public final class URLSessionTransport: HTTPTransport {
                         bodyStream: stream,
                         bodyContinuation: bodyContinuation
                     ))
+                // Cancelled before the task was registered: the handler below found nothing to fail.
+                if Task.isCancelled {
+                    delegate.fail(task, with: .cancelled)
+                    task.cancel()
+                    return
+                }
+                if let timeout {
+                    delegate.startDeadline(for: task, after: timeout)
+                }
                 task.resume()
             }
         } onCancel: {
+            delegate.fail(task, with: .cancelled)
             task.cancel()
         }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let components = components
+        return Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }

@@ -16,16 +16,43 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let request: RequestSummary
         let isHead: Bool
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
-        let bodyStream: AsyncThrowingStream<Data, any Error>
+        /// Held only until the response head arrives: once the body is handed out, the reader
+        /// owns the stream, and dropping it must cancel the download.
+        var bodyStream: AsyncThrowingStream<Data, any Error>?
         let bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation
         var expectedLength: Int64?
         var received: Int64 = 0
+        var deadline: Task<Void, Never>?
+        var timedOut = false
     }
 
     private let tasks = LockedState<[Int: TaskState]>([:])
 
     func register(_ task: URLSessionTask, state: TaskState) {
         tasks.withLock { $0[task.taskIdentifier] = state }
+    }
+
+    /// Cancels `task` with a timeout error unless it has completed within `timeout`.
+    func startDeadline(for task: URLSessionTask, after timeout: Duration) {
+        let deadline = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, let self else { return }
+            let isRunning = self.tasks.withLock { tasks -> Bool in
+                guard tasks[task.taskIdentifier] != nil else { return false }
+                tasks[task.taskIdentifier]?.timedOut = true
+                return true
+            }
+            if isRunning { task.cancel() }
+        }
+        tasks.withLock { $0[task.taskIdentifier]?.deadline = deadline }
+    }
+
+    /// Ends a task's call with `error`, whatever stage it is in; does nothing once it has ended.
+    func fail(_ task: URLSessionTask, with error: NetworkError) {
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.deadline?.cancel()
+        state.responseContinuation?.resume(throwing: error)
+        state.bodyContinuation.finish(throwing: error)
     }
 
     func urlSession(
@@ -39,16 +66,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             completionHandler(.cancel)
             return
         }
-        let expectedLength = Self.expectedBodyLength(of: httpResponse, urlResponse: httpURLResponse)
+        let expectedLength = Self.expectedBodyLength(of: httpResponse)
         let started: (CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPBody)? = tasks.withLock { tasks in
-            guard var state = tasks[dataTask.taskIdentifier], let continuation = state.responseContinuation else {
+            guard var state = tasks[dataTask.taskIdentifier], let continuation = state.responseContinuation,
+                let stream = state.bodyStream
+            else {
                 return nil
             }
             state.responseContinuation = nil
+            state.bodyStream = nil
             state.expectedLength = state.isHead ? 0 : expectedLength
             tasks[dataTask.taskIdentifier] = state
             let length: HTTPBody.Length = state.expectedLength.map { .known($0) } ?? .unknown
-            return (continuation, HTTPBody(state.bodyStream, length: length, iterationBehavior: .single))
+            return (continuation, HTTPBody(stream, length: length, iterationBehavior: .single))
         }
         completionHandler(.allow)
         if let (continuation, body) = started {
@@ -64,43 +94,52 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         continuation?.yield(data)
     }
 
+    /// Redirects are the client's to follow, with one policy for every transport: hand the 3xx
+    /// answer back as it is.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.deadline?.cancel()
         if let error {
-            var networkError = URLErrorMapping.networkError(for: error, request: state.request)
-            if case .transport = networkError, let expected = state.expectedLength, state.received < expected {
-                // libcurl (FoundationNetworking) reports a short body as an unknown error; the
-                // byte count says what it really is.
-                networkError = .transport(
-                    TransportFailure(kind: .truncatedBody, code: (error as NSError).code, underlying: error, request: state.request))
-            }
+            let networkError = Self.networkError(for: error, state: state)
             state.responseContinuation?.resume(throwing: networkError)
             state.bodyContinuation.finish(throwing: networkError)
         } else if let continuation = state.responseContinuation {
             continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
             state.bodyContinuation.finish()
-        } else if let expected = state.expectedLength, state.received < expected {
-            // The server closed the connection before sending the length it declared.
-            state.bodyContinuation.finish(
-                throwing: NetworkError.transport(
-                    TransportFailure(
-                        kind: .truncatedBody, underlying: TruncatedBody(expected: expected, received: state.received),
-                        request: state.request)))
         } else {
+            // A short body is caught by HTTPBody against the declared length.
             state.bodyContinuation.finish()
         }
     }
 
-    private func fail(_ task: URLSessionTask, with error: NetworkError) {
-        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.responseContinuation?.resume(throwing: error)
-        state.bodyContinuation.finish(throwing: error)
+    private static func networkError(for error: any Error, state: TaskState) -> NetworkError {
+        if state.timedOut { return .timeout(state.request) }
+        let networkError = URLErrorMapping.networkError(for: error, request: state.request)
+        if case .transport(let failure) = networkError, failure.kind == .other,
+            let expected = state.expectedLength, state.received < expected
+        {
+            // libcurl (FoundationNetworking) reports a short body as an unknown error; the byte
+            // count says what it really is.
+            return .transport(
+                TransportFailure(kind: .truncatedBody, code: failure.code, underlying: error, request: state.request))
+        }
+        return networkError
     }
 
     /// The body length the server declared, when the received bytes can be checked against it:
     /// not for responses that have no body, nor for encoded bodies, which URLSession decodes
     /// (so the bytes received are not the bytes declared).
-    private static func expectedBodyLength(of response: HTTPResponse, urlResponse: HTTPURLResponse) -> Int64? {
+    private static func expectedBodyLength(of response: HTTPResponse) -> Int64? {
         let code = response.status.code
         if (100..<200).contains(code) || code == 204 || code == 304 { return 0 }
         if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
@@ -108,15 +147,5 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             return nil
         }
         return declared
-    }
-}
-
-/// The detail of a ``TransportFailure/Kind/truncatedBody`` failure.
-struct TruncatedBody: Error, CustomStringConvertible {
-    let expected: Int64
-    let received: Int64
-
-    var description: String {
-        "the body ended after \(received) of \(expected) declared bytes"
     }
 }

@@ -57,6 +57,26 @@ struct HTTPBodyTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test("a stream that ends before its declared length is a truncated body, never a partial value")
+    func shortStream() async throws {
+        let chunks = CountingChunks(chunkSize: 4, chunkCount: 1, pulled: Counter())
+        let (client, _) = makeClient { _ in StubResponse(body: HTTPBody(chunks, length: .known(10), iterationBehavior: .single)) }
+        let error = await networkError { _ = try await client.send(Request<Data>(path: "/x")) }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected transport, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .truncatedBody)
+        #expect(failure.description.contains("4 of 10"))
+    }
+
+    @Test("a stream longer than its declared length is an error")
+    func longStream() async throws {
+        let chunks = CountingChunks(chunkSize: 4, chunkCount: 3, pulled: Counter())
+        let body = HTTPBody(chunks, length: .known(10), iterationBehavior: .single)
+        await #expect(throws: NetworkError.self) { try await body.collect(upTo: 100) }
+    }
+
     @Test("a stream that fails midway surfaces its error, never a partial value")
     func failingStream() async throws {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()

@@ -47,6 +47,25 @@ struct URLBuildingTests {
         #expect(url == "https://api.example.com" + expectedPath)
     }
 
+    @Test("dot segments are escaped so that an identifier cannot climb out of the path")
+    func dotSegments() async throws {
+        let literal = try await sentURL(base: "https://api.example.com/v1", TestEndpoint(path: "/films/../admin/."))
+        #expect(literal == "https://api.example.com/v1/films/%2E%2E/admin/%2E")
+        #expect(PathSegment.escape("..") == "%2E%2E")
+        #expect(PathSegment.escape("a..b") == "a..b")
+    }
+
+    @Test("an absolute URL that cannot be parsed is an error, never a relative path")
+    func unparsableAbsolutePath() async throws {
+        let (client, transport) = makeClient()
+        let error = await networkError { try await client.send(Request<Void>(path: "http://[::1")) }
+        guard case .invalidURL = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("PathSegment.escape keeps a slash inside one segment, escaped once")
     func escapedSegmentKeepsSlash() async throws {
         let path = "/files/\(PathSegment.escape("reports/2024 Q1%.pdf"))"

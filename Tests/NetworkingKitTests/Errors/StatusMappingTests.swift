@@ -121,6 +121,35 @@ struct StatusMappingTests {
         #expect(error.localizedDescription == "Too many requests. Please wait a moment and try again.")
     }
 
+    @Test("an absurd Retry-After is capped, and the message still reads")
+    func hugeRetryAfter() async throws {
+        let error = try #require(await error(for: 429, headers: ["Retry-After": "99999999999999999999999"]))
+        guard case .rateLimited(_, .seconds(let seconds)?) = error else {
+            Issue.record("expected rateLimited with seconds, got \(error)")
+            return
+        }
+        #expect(seconds == RetryAfter.maxSeconds)
+        #expect(error.localizedDescription.hasPrefix("Too many requests."))
+    }
+
+    @Test("an error body that breaks off keeps the status and what arrived")
+    func errorBodyBreaksOff() async throws {
+        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        continuation.yield(Data(#"{"message":"No fi"#.utf8))
+        continuation.finish(throwing: NetworkError.transport(TransportFailure(kind: .connectionLost)))
+        let (client, _) = makeClient { _ in
+            StubResponse(status: .notFound, headers: ["Content-Type": "application/json"], body: HTTPBody(stream, length: .unknown, iterationBehavior: .single))
+        }
+        let error = try #require(await networkError { _ = try await client.send(Request<[String]>(path: "/x")) })
+        guard case .notFound(let failure) = error else {
+            Issue.record("expected notFound, got \(error)")
+            return
+        }
+        #expect(String(decoding: failure.body, as: UTF8.self) == #"{"message":"No fi"#)
+        #expect(failure.isBodyTruncated)
+        #expect(failure.serverError == nil)
+    }
+
     @Test("the error body type is configurable per client")
     func customErrorBody() async throws {
         struct ProblemDetails: ServerErrorBody {

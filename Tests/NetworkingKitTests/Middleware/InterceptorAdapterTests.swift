@@ -135,6 +135,20 @@ struct InterceptorAdapterTests {
         }
     }
 
+    @Test("a failed response keeps its status through a response interceptor, however large its body")
+    func responseInterceptorErrorBody() async throws {
+        let interceptor = ResponseInterceptorMiddleware { data, response in (data, response) }
+        let (client, _) = makeClient(middlewares: [interceptor], maxResponseBodySize: 1000) { _ in
+            .data(Data(count: 5000), status: .serviceUnavailable)
+        }
+        let error = await networkError { _ = try await client.send(Request<Data>(path: "/x")) }
+        guard case .serverError(let failure) = error else {
+            Issue.record("expected serverError, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.status == .serviceUnavailable)
+    }
+
     @Test("a response interceptor respects the size limit")
     func responseInterceptorLimit() async throws {
         let interceptor = ResponseInterceptorMiddleware { data, response in (data, response) }

@@ -10,7 +10,9 @@ import NIOPosix
 /// - `/status/{code}`: answers that status with a JSON `{"message": …}` body;
 /// - `/bytes/{n}`: `n` bytes with a Content-Length; `/stream/{n}`: `n` bytes, chunked;
 /// - `/delay/{ms}`: answers `ok` after a delay;
-/// - `/truncated`: declares 100 bytes, sends 10, and closes the connection.
+/// - `/truncated`: declares 100 bytes, sends 10, and closes the connection;
+/// - `/redirect/{code}`: answers that 3xx status with `Location: /echo`;
+/// - `/trickle/{n}`: sends `n` bytes one every 100 ms (never idle long, slow in total).
 final class TestHTTPServer: Sendable {
     private let channel: any Channel
     /// The port the server listens on.
@@ -117,6 +119,29 @@ private final class TestHTTPHandler: ChannelInboundHandler {
             context.eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
                 let (handler, context) = loopBound.value
                 handler.send(status: .ok, contentType: "text/plain", body: ByteBuffer(string: "ok"), context: context)
+            }
+        case "redirect":
+            var headers = HTTPHeaders()
+            headers.add(name: "Location", value: "/echo")
+            headers.add(name: "Content-Length", value: "0")
+            let status = HTTPResponseStatus(statusCode: Int(argument) ?? 302)
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        case "trickle":
+            var headers = HTTPHeaders()
+            let count = min(Int(argument) ?? 1, 600)
+            headers.add(name: "Content-Length", value: String(count))
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            for index in 0..<count {
+                context.eventLoop.scheduleTask(in: .milliseconds(Int64(100 * (index + 1)))) {
+                    let (handler, context) = loopBound.value
+                    guard context.channel.isActive else { return }
+                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "t")))), promise: nil)
+                    if index == count - 1 {
+                        context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+                    }
+                }
             }
         case "truncated":
             var headers = HTTPHeaders()

@@ -136,6 +136,33 @@ struct URLSessionTransportTests {
         #expect(error?.localizedDescription == "Unable to reach the server. Check your internet connection and try again.")
     }
 
+    @Test("redirects are not followed by the transport: the 3xx comes back as it is", arguments: [301, 302, 303, 307, 308])
+    func redirectNotFollowed(code: Int) async throws {
+        try await TestHTTPServer.with { server in
+            let error = await networkError { _ = try await client(server).send(Request<EchoReply>(path: "/redirect/\(code)")) }
+            guard case .unexpectedStatus(let failure) = error else {
+                Issue.record("expected unexpectedStatus, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.status.code == code)
+            #expect(failure.headerFields[.location] == "/echo")
+        }
+    }
+
+    @Test("the timeout bounds the whole exchange, not only the silence between packets")
+    func totalTimeout() async throws {
+        try await TestHTTPServer.with { server in
+            // One byte every 100 ms for 60 s: never idle for long, far over the 500 ms timeout.
+            let error = await networkError {
+                _ = try await client(server, timeout: .milliseconds(500)).send(Request<Data>(path: "/trickle/600"))
+            }
+            guard case .timeout = error else {
+                Issue.record("expected timeout, got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
     @Test("the default session configuration has no URLCache")
     func noURLCache() {
         let configuration = URLSessionTransport.defaultSessionConfiguration()
