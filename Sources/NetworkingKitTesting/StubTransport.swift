@@ -21,7 +21,7 @@ public final class StubTransport: HTTPTransport {
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
     private let handler: Handler
-    private let recorded = Recorder<RecordedRequest>()
+    private let recorded = LockedState<[RecordedRequest]>([])
 
     /// Creates a transport that answers every request with `handler`.
     public init(_ handler: @escaping Handler) {
@@ -35,7 +35,7 @@ public final class StubTransport: HTTPTransport {
 
     /// Every request sent so far, in order.
     public var requests: [RecordedRequest] {
-        recorded.values
+        recorded.withLock { $0 }
     }
 
     /// Records the request (reading its body) and returns the handler's answer.
@@ -46,7 +46,7 @@ public final class StubTransport: HTTPTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let bodyData = try await body?.collect(upTo: Int.max)
         let record = RecordedRequest(request: request, body: bodyData, attempt: context.attempt)
-        recorded.append(record)
+        recorded.withLock { $0.append(record) }
         let stub = try await handler(record)
         return (stub.response, stub.body)
     }

@@ -26,11 +26,19 @@ public struct LiveAPIClient: APIClient {
     /// The client's configuration.
     public let configuration: Configuration
     private let chain: MiddlewareChain
+    /// The default headers, validated once here rather than on every request; an invalid one
+    /// fails every call with the same error.
+    private let defaultFields: Result<HTTPFields, NetworkError>
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
+        self.defaultFields = Result {
+            var fields = HTTPFields()
+            try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
+            return fields
+        }.mapError { $0 as? NetworkError ?? .unknown($0) }
     }
 
     /// Creates a client with the default coders and limits.
@@ -57,7 +65,8 @@ public struct LiveAPIClient: APIClient {
 
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
         let start = ContinuousClock.now
-        let (request, body) = try target.build(with: configuration, accept: ResponseDecoding.accept(for: type))
+        let (request, body) = try target.build(
+            with: configuration, defaultFields: defaultFields.get(), accept: ResponseDecoding.accept(for: type))
         let summary = RequestSummary(request)
 
         // Middlewares and transports see the effective values, not "use the default".
@@ -91,16 +100,14 @@ public struct LiveAPIClient: APIClient {
     private func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async throws
         -> NetworkError
     {
-        // The body of an error is a courtesy: a connection that drops while reading it must not
-        // hide the status, so `prefix` keeps what arrived; only cancellation is thrown.
-        let copy = try await body?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy))
-        let data = copy?.data ?? Data()
+        let copy = try await HTTPFailure.bodyCopy(of: body, limit: limit)
+        let data = copy.data
         return NetworkError(
             failure: HTTPFailure(
                 request: request,
                 response: response,
                 body: data,
-                isBodyTruncated: copy?.truncated ?? false,
+                isBodyTruncated: copy.truncated,
                 serverError: decodeServerError(configuration.errorBodyType, from: data, response: response)
             ))
     }

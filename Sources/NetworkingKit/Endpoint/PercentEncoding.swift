@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping for one path segment, for values that may contain `/`.
 ///
 /// ``APIEndpoint/path`` treats `/` as a separator and leaves valid `%XX` escapes alone, so a value
@@ -46,6 +48,14 @@ enum PercentEncoding {
         default:
             return false
         }
+    }
+
+    /// An `application/x-www-form-urlencoded` body: `name=value` pairs joined by `&`, spaces as `+`.
+    static func formEncode(_ fields: [URLQueryItem]) -> String {
+        func encode(_ text: String) -> String {
+            PercentEncoding.encode(text, allowing: isFormCharacter, keepingEscapes: false, spaceAsPlus: true)
+        }
+        return fields.map { "\(encode($0.name))=\(encode($0.value ?? ""))" }.joined(separator: "&")
     }
 
     /// Encodes one path segment. The dot segments `.` and `..` are escaped too: servers and

@@ -47,10 +47,12 @@ struct RequestTarget {
 
     /// Builds the HTTP request and its body.
     /// - Parameters:
-    ///   - configuration: The client's base URL, default headers and encoder.
+    ///   - configuration: The client's base URL and encoder.
+    ///   - defaultFields: The client's default headers, validated once when the client was made.
     ///   - accept: The `Accept` value for the expected response, set unless a header gives one.
     func build(
         with configuration: LiveAPIClient.Configuration,
+        defaultFields: HTTPFields,
         accept: String?
     ) throws -> (HTTPRequest, HTTPBody?) {
         let url = try URLBuilder.url(
@@ -59,8 +61,7 @@ struct RequestTarget {
             path: path,
             queryItems: queryItems
         )
-        var fields = HTTPFields()
-        try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
+        var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
         if let accept, fields[.accept] == nil {
             fields[.accept] = accept
@@ -87,15 +88,7 @@ struct RequestTarget {
             case .data(let data, let contentType):
                 return (HTTPBody(data), contentType)
             case .form(let fields):
-                let encoded = fields.map { field in
-                    let name = PercentEncoding.encode(
-                        field.name, allowing: PercentEncoding.isFormCharacter, keepingEscapes: false, spaceAsPlus: true)
-                    let value = PercentEncoding.encode(
-                        field.value ?? "", allowing: PercentEncoding.isFormCharacter, keepingEscapes: false,
-                        spaceAsPlus: true)
-                    return "\(name)=\(value)"
-                }
-                return (HTTPBody(encoded.joined(separator: "&")), "application/x-www-form-urlencoded")
+                return (HTTPBody(PercentEncoding.formEncode(fields)), "application/x-www-form-urlencoded")
             case .stream(let stream, let contentType):
                 return (stream, contentType)
             }

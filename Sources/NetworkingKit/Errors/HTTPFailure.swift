@@ -33,6 +33,14 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
         self.serverError = serverError
     }
 
+    /// Reads the bounded copy of a failed response's body that a failure keeps.
+    ///
+    /// The body of an error is a courtesy: a connection that drops while reading it must not hide
+    /// the status, so what arrived is kept; only cancellation is thrown.
+    static func bodyCopy(of body: HTTPBody?, limit: Int) async throws -> (data: Data, truncated: Bool) {
+        try await body?.prefix(upTo: min(limit, maxBodyCopy)) ?? (Data(), false)
+    }
+
     /// The response status.
     public var status: HTTPResponse.Status { response.status }
 

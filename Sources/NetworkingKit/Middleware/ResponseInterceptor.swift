@@ -62,7 +62,7 @@ public struct ResponseInterceptorMiddleware: Middleware {
         if isSuccess {
             data = try await responseBody?.collect(upTo: limit) ?? Data()
         } else {
-            data = try await responseBody?.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy)).data ?? Data()
+            data = try await HTTPFailure.bodyCopy(of: responseBody, limit: limit).data
         }
         guard let url = request.url, let urlResponse = HTTPURLResponse(httpResponse: response, url: url) else {
             return (response, HTTPBody(data))

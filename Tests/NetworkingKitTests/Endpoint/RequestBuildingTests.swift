@@ -92,6 +92,20 @@ struct RequestBuildingTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test("an illegal default header fails every call before anything is sent")
+    func illegalDefaultHeader() async throws {
+        let (client, transport) = makeClient(defaultHeaders: ["X-App": "demo\r\nX-Injected: 1"])
+        for _ in 0..<2 {
+            let error = await networkError { try await client.request(TestEndpoint(path: "/x")) }
+            guard case .invalidRequest(let reason) = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("X-App"))
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("a body that fails to encode is a typed error and nothing is sent")
     func encodingFailure() async throws {
         struct Broken: Encodable, Sendable {

@@ -22,10 +22,9 @@ struct TaggingMiddleware: Middleware {
 }
 
 final class Log: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var entries: [String] = []  // guarded by `lock`
-    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var values: [String] { lock.withLock { entries } }
+    private let entries = LockedState<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var values: [String] { entries.withLock { $0 } }
 }
 
 @Suite("Middleware chain")

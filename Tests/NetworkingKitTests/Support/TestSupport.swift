@@ -73,8 +73,7 @@ struct CountingChunks: AsyncSequence, Sendable {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var count = 0  // guarded by `lock`
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+    private let count = LockedState(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
