@@ -1,11 +1,14 @@
 public import Foundation
 
 extension LiveAPIClient.Configuration {
-    /// The default encoder: snake_case keys and ISO 8601 dates, as the seeds' APIs expect.
+    /// The default encoder: snake_case keys and ISO 8601 dates, as the seeds' APIs expect, and
+    /// keys in a stable order, so that the same value always makes the same bytes (on every
+    /// platform, for signatures, idempotency keys and test fixtures).
     public static func defaultEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 

@@ -74,6 +74,7 @@ public struct LiveAPIClient: APIClient {
         options.timeout = options.timeout ?? configuration.timeout
         let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
         options.maxResponseBodySize = limit
+        options.redirectPolicy = options.redirectPolicy ?? configuration.redirectPolicy
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
         logger[metadataKey: "request-id"] = "\(requestID)"

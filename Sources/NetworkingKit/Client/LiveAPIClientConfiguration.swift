@@ -21,6 +21,8 @@ extension LiveAPIClient {
         /// The largest response body accepted, unless an endpoint says otherwise; larger bodies fail
         /// with ``NetworkError/responseTooLarge(limit:request:)`` as soon as the limit is crossed.
         public var maxResponseBodySize: Int
+        /// How redirects are followed, unless an endpoint says otherwise; see ``RedirectPolicy``.
+        public var redirectPolicy: RedirectPolicy
         /// The type that the JSON body of a failed response is decoded into.
         public var errorBodyType: any ServerErrorBody.Type
         /// The logger handed to middlewares and transports; silent by default.
@@ -39,6 +41,7 @@ extension LiveAPIClient {
             defaultHeaders: [String: String] = [:],
             timeout: Duration = .seconds(60),
             maxResponseBodySize: Int = defaultMaxResponseBodySize,
+            redirectPolicy: RedirectPolicy = .default,
             errorBodyType: any ServerErrorBody.Type = APIErrorBody.self,
             logger: Logger = Logger(label: "NetworkingKit", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
@@ -50,6 +53,7 @@ extension LiveAPIClient {
             self.defaultHeaders = defaultHeaders
             self.timeout = timeout
             self.maxResponseBodySize = maxResponseBodySize
+            self.redirectPolicy = redirectPolicy
             self.errorBodyType = errorBodyType
             self.logger = logger
         }

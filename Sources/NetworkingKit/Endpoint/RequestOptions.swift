@@ -32,13 +32,18 @@ public struct RequestOptions: Sendable {
     /// The largest response body this request accepts, or `nil` for the client's default.
     public var maxResponseBodySize: Int?
 
+    /// How this request follows redirects, or `nil` for the client's policy.
+    public var redirectPolicy: RedirectPolicy?
+
     /// Creates options.
     /// - Parameters:
     ///   - timeout: The timeout, or `nil` for the client's default.
     ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
-    public init(timeout: Duration? = nil, maxResponseBodySize: Int? = nil) {
+    ///   - redirectPolicy: The redirect policy, or `nil` for the client's.
+    public init(timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy? = nil) {
         self.timeout = timeout
         self.maxResponseBodySize = maxResponseBodySize
+        self.redirectPolicy = redirectPolicy
     }
 
     /// The value stored for `key`, or its default.

@@ -37,6 +37,8 @@ extension NetworkError: LocalizedError {
             return "Something went wrong on the server (error \(failure.status.code)). Please try again later."
         case .unexpectedStatus(let failure):
             return "The server sent an unexpected answer (status \(failure.status.code))."
+        case .redirectFailed(let failure):
+            return failure.userMessage
         case .transport(let failure):
             return failure.userMessage
         case .timeout:
@@ -74,6 +76,8 @@ extension NetworkError: CustomStringConvertible {
             .notFound(let failure), .conflict(let failure), .validationFailed(let failure),
             .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
             return Self.describe(failure)
+        case .redirectFailed(let failure):
+            return failure.description
         case .transport(let failure):
             return "transport failure: \(failure)"
         case .timeout(let request):
@@ -98,6 +102,22 @@ extension NetworkError: CustomStringConvertible {
             text += " [" + failure.fieldErrors.map(\.description).joined(separator: "; ") + "]"
         }
         return text
+    }
+}
+
+extension RedirectFailure {
+    /// The user-facing message for each reason a redirect was not followed.
+    var userMessage: String {
+        switch reason {
+        case .tooManyRedirects, .loop:
+            return "The server redirected the request too many times. Please try again later."
+        case .insecureRedirect:
+            return "The server tried to move the connection to an insecure address, so the request was stopped."
+        case .invalidLocation:
+            return "The server sent an invalid redirect. Please try again later."
+        case .bodyNotReplayable:
+            return "The upload was redirected and could not be sent again. Please try again."
+        }
     }
 }
 

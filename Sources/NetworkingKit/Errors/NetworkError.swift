@@ -48,6 +48,10 @@ public enum NetworkError: Error, Sendable {
     /// The server answered a status the call does not accept (a 1xx or 3xx that was not handled).
     case unexpectedStatus(HTTPFailure)
 
+    /// A redirect was not followed: too many, a loop, https to http, a bad `Location`, or a body
+    /// that cannot be sent again; see ``RedirectFailure/reason``.
+    case redirectFailed(RedirectFailure)
+
     /// The exchange failed below HTTP: no connection, connection lost, TLS, a truncated body.
     case transport(TransportFailure)
     /// The server did not answer in time.
@@ -108,6 +112,8 @@ public enum NetworkError: Error, Sendable {
         case .transport(let failure):
             return failure.request
         case .decodingFailed(let failure):
+            return failure.request
+        case .redirectFailed(let failure):
             return failure.request
         default:
             return failure?.request

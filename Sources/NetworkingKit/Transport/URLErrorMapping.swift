@@ -18,10 +18,21 @@ enum URLErrorMapping {
             return .cancelled
         case URLError.Code.timedOut.rawValue:
             return .timeout(request)
+        case URLError.Code.badServerResponse.rawValue where isEmptyReply(nsError):
+            // libcurl (FoundationNetworking) reports a connection closed before any answer as a
+            // bad response; Apple's URLSession, as a lost connection. The latter is what happened.
+            return .transport(
+                TransportFailure(kind: .connectionLost, code: nsError.code, underlying: error, request: request))
         default:
             return .transport(
                 TransportFailure(kind: kind(of: nsError.code), code: nsError.code, underlying: error, request: request))
         }
+    }
+
+    /// libcurl's "Empty reply from server" (CURLE_GOT_NOTHING): the server closed the connection
+    /// without a byte of answer.
+    private static func isEmptyReply(_ error: NSError) -> Bool {
+        (error.userInfo[NSLocalizedDescriptionKey] as? String) == "Empty reply from server"
     }
 
     // Raw values, because `URLError.Code(rawValue:)` is failable on Linux and not on Apple platforms.

@@ -66,7 +66,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             completionHandler(.cancel)
             return
         }
-        let expectedLength = Self.expectedBodyLength(of: httpResponse)
+        let expectedLength = HTTPBody.declaredLength(of: httpResponse, isHead: false)
         let started: (CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPBody)? = tasks.withLock { tasks in
             guard var state = tasks[dataTask.taskIdentifier], let continuation = state.responseContinuation,
                 let stream = state.bodyStream
@@ -134,18 +134,5 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
                 TransportFailure(kind: .truncatedBody, code: failure.code, underlying: error, request: state.request))
         }
         return networkError
-    }
-
-    /// The body length the server declared, when the received bytes can be checked against it:
-    /// not for responses that have no body, nor for encoded bodies, which URLSession decodes
-    /// (so the bytes received are not the bytes declared).
-    private static func expectedBodyLength(of response: HTTPResponse) -> Int64? {
-        let code = response.status.code
-        if (100..<200).contains(code) || code == 204 || code == 304 { return 0 }
-        if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
-        guard let declared = response.headerFields[.contentLength].flatMap({ Int64($0) }), declared >= 0 else {
-            return nil
-        }
-        return declared
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+
+/// The client's redirect step, between the middleware chain and the transport: it sends a request
+/// and follows the redirects it gets by ``RedirectPolicy``, so middlewares see only final answers
+/// and every transport follows the same rules.
+struct RedirectFollower: Sendable {
+    let transport: any HTTPTransport
+
+    /// The most bytes of a redirect's own body read (and dropped) so its connection can be reused;
+    /// a longer body is abandoned instead, which closes the connection.
+    private static let drainLimit = 16 * 1024
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        var (response, responseBody) = try await transport.send(request, body: body, context: context)
+        let policy = context.options.redirectPolicy ?? .default
+        guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
+            return (response, responseBody)
+        }
+
+        var current = request
+        var currentBody = body
+        var currentURL = firstURL
+        var urls = [firstURL]
+        var visited: Set<Visit> = [Visit(method: request.method, url: firstURL)]
+        var credentialsRemoved = false
+
+        while Self.isRedirect(response.status), let location = response.headerFields[.location] {
+            func failure(_ reason: RedirectFailure.Reason, target: URL? = nil) -> NetworkError {
+                .redirectFailed(
+                    RedirectFailure(
+                        reason: reason, request: RequestSummary(request), response: response,
+                        urls: urls + (target.map { [$0] } ?? [])))
+            }
+            guard urls.count <= policy.maxRedirects else {
+                throw failure(.tooManyRedirects(limit: policy.maxRedirects))
+            }
+            guard let target = Self.resolve(location, against: currentURL) else {
+                throw failure(.invalidLocation(location))
+            }
+            if currentURL.scheme?.lowercased() == "https", target.scheme?.lowercased() == "http",
+                !policy.allowsInsecureRedirects
+            {
+                throw failure(.insecureRedirect, target: target)
+            }
+
+            var next = current
+            next.url = target
+            var nextBody = currentBody
+            if Self.becomesGet(current.method, status: response.status) {
+                next.method = .get
+                nextBody = nil
+                // RFC 9110 §15.4: header fields that describe the dropped content go with it.
+                for name in Self.contentHeaders { next.headerFields[name] = nil }
+            } else if let currentBody, !currentBody.isReplayable {
+                throw failure(.bodyNotReplayable, target: target)
+            }
+            // Once removed, credentials stay removed, even if a later hop comes back to the first origin.
+            if credentialsRemoved || Origin(currentURL) != Origin(target) {
+                for name in policy.headersRemovedAcrossOrigins { next.headerFields[name] = nil }
+                credentialsRemoved = true
+            }
+            guard visited.insert(Visit(method: next.method, url: target)).inserted else {
+                throw failure(.loop, target: target)
+            }
+
+            await Self.discard(responseBody)
+            (response, responseBody) = try await transport.send(next, body: nextBody, context: context)
+            current = next
+            currentBody = nextBody
+            currentURL = target
+            urls.append(target)
+        }
+        return (response, responseBody)
+    }
+
+    /// The statuses that are followed; 300 (a choice for the user), 304 and 305 are not.
+    static func isRedirect(_ status: HTTPResponse.Status) -> Bool {
+        [301, 302, 303, 307, 308].contains(status.code)
+    }
+
+    /// RFC 9110 §15.4: user agents turn POST into GET on 301 and 302 (historic, and what every
+    /// browser does); 303 means "see other", fetched with GET whatever the method, except HEAD.
+    private static func becomesGet(_ method: HTTPRequest.Method, status: HTTPResponse.Status) -> Bool {
+        switch status.code {
+        case 301, 302: method == .post
+        case 303: method != .head && method != .get
+        default: false
+        }
+    }
+
+    private static let contentHeaders: [HTTPField.Name] = [
+        .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
+    ]
+
+    /// The `Location` value resolved against the URL it came from; only http and https qualify.
+    static func resolve(_ location: String, against base: URL) -> URL? {
+        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
+    /// Reads a little of a redirect's body so the connection can be reused, then drops it.
+    private static func discard(_ body: HTTPBody?) async {
+        guard let body, body.bufferedData == nil else { return }
+        _ = try? await body.prefix(upTo: drainLimit)
+    }
+
+    private struct Visit: Hashable {
+        let method: HTTPRequest.Method
+        let url: URL
+    }
+}
+
+/// Scheme, host and port: what decides whether credentials may follow a redirect.
+struct Origin: Hashable {
+    let scheme: String
+    let host: String
+    let port: Int?
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+    }
+}
