@@ -1,0 +1,105 @@
+public import AsyncHTTPClient
+public import NetworkingKit
+import NIOCore
+import NIOHTTP1
+
+/// A transport over AsyncHTTPClient: SwiftNIO's HTTP client, the fast choice on Linux and servers.
+///
+/// - Request bodies are streamed as they are produced and response bodies as they arrive, so the
+///   client's size limit stops an oversized download at the limit.
+/// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
+///   as it does for ``URLSessionTransport``.
+/// - Cancelling the calling task cancels the request, during the exchange and while the body is read.
+/// - Errors map to the same ``NetworkError`` cases as URLSession's.
+/// - It does not follow redirects: the client's ``RedirectPolicy`` does, the same way for every
+///   transport.
+///
+/// ```swift
+/// let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport())
+/// ```
+///
+/// By default it uses ``sharedClient``, one process-wide `HTTPClient` that is never shut down.
+/// To use a client of your own, create it with ``recommendedConfiguration()`` (or at least with
+/// `redirectConfiguration: .disallow`) and shut it down yourself when you are done with it; the
+/// transport never shuts down a client it was given.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// The `HTTPClient` that sends the requests.
+    public let client: HTTPClient
+
+    /// One `HTTPClient` for the whole process, on AsyncHTTPClient's default event loop group.
+    ///
+    /// `HTTPClient.shared` is not used because it follows redirects itself, by its own rules,
+    /// before NetworkingKit's ``RedirectPolicy`` could remove credentials or refuse a downgrade.
+    public static let sharedClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: recommendedConfiguration()
+    )
+
+    /// The configuration of ``sharedClient``: `HTTPClient.shared`'s, with redirects left to the
+    /// library and no silent retry of failed connection attempts (retrying is the retry
+    /// middleware's job, within its budget).
+    public static func recommendedConfiguration() -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// Creates a transport.
+    /// - Parameter client: The client to send with; ``sharedClient`` by default. It must not follow
+    ///   redirects (see ``recommendedConfiguration()``), and its owner shuts it down.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
+        self.client = client
+    }
+
+    /// Sends the request and returns once the response head has arrived; the body streams after.
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let summary = RequestSummary(request)
+        let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
+        let clientRequest = try HTTPClientRequest(request, body: body)
+        let clientResponse: HTTPClientResponse
+        do {
+            try Task.checkCancellation()
+            clientResponse = try await client.execute(
+                clientRequest,
+                deadline: deadline.map(NIODeadline.init) ?? .distantFuture,
+                logger: context.logger
+            )
+        } catch {
+            throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
+        }
+        // A client that followed redirects itself has bypassed the RedirectPolicy (and may have
+        // sent credentials to another origin): say so rather than hide it.
+        guard clientResponse.history.count <= 1 else {
+            throw NetworkError.invalidRequest(
+                reason: "the HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow "
+                    + "(see AsyncHTTPClientTransport.recommendedConfiguration()) so that RedirectPolicy applies")
+        }
+
+        let response = try HTTPResponse(clientResponse, request: summary)
+        let declared = HTTPBody.declaredLength(of: response, isHead: request.method == .head)
+        let body = HTTPBody(
+            ResponseChunks(body: clientResponse.body, deadline: deadline, request: summary),
+            length: declared.map { .known($0) } ?? .unknown,
+            iterationBehavior: .single
+        )
+        return (response, body)
+    }
+}
+
+extension NIODeadline {
+    /// The NIO deadline at the same moment as a `ContinuousClock` instant.
+    init(_ instant: ContinuousClock.Instant) {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let (seconds, attoseconds) = remaining.components
+        guard seconds < Int64.max / 1_000_000_000 else {
+            self = .distantFuture
+            return
+        }
+        self = .now() + .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}
