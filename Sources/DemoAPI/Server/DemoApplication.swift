@@ -1,0 +1,53 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Assembles DemoAPI's router and Hummingbird application around one ``DemoState``.
+///
+/// Kept apart from ``DemoServer`` so tests can drive the same router in-process through
+/// HummingbirdTesting without opening a socket.
+@available(macOS 14, iOS 17, tvOS 17, *)
+enum DemoApplication {
+    /// The router with every DemoAPI route.
+    static func makeRouter(state: DemoState) -> Router<DemoRequestContext> {
+        // HEAD answers like GET without the body, for every GET route.
+        let router = Router(context: DemoRequestContext.self, options: .autoGenerateHeadEndpoints)
+        // Outermost, and added first so it also wraps the router's own 404 for unknown paths.
+        router.add(middleware: ErrorMiddleware())
+
+        // Registered before the stats middleware: reading the counters does not change them.
+        router.get("/stats") { _, _ in
+            try JSONBody.response(state.stats.snapshot)
+        }
+        router.delete("/stats") { _, _ in
+            state.stats.reset()
+            return Response(status: .noContent)
+        }
+
+        router.add(middleware: StatsMiddleware(stats: state.stats))
+        FilmRoutes(state: state).register(on: router)
+        TodoRoutes(state: state).register(on: router)
+        AuthRoutes(state: state).register(on: router)
+        FaultRoutes(state: state).register(on: router)
+        StatusRoutes().register(on: router)
+        EchoRoutes().register(on: router)
+        return router
+    }
+
+    /// The application serving ``makeRouter(state:)`` on `host:port`; `onServerRunning` receives the
+    /// listening channel, which is how the caller learns the port really bound.
+    static func make(
+        state: DemoState,
+        host: String,
+        port: Int,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(state: state),
+            configuration: .init(address: .hostname(host, port: port), serverName: "DemoAPI"),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+}

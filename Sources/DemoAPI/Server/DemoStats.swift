@@ -1,0 +1,114 @@
+/// Request counters of one ``DemoServer``, so tests can assert how many requests a client really
+/// sent (retries, cache hits, token refreshes) instead of trusting the client's own account.
+///
+/// Every server has its own instance; nothing is shared between servers. The same numbers are served
+/// as JSON by `GET /stats` and cleared by `DELETE /stats`; requests to `/stats` itself and requests
+/// that match no route are not counted.
+public final class DemoStats: Sendable {
+    /// A copy of all counters at one moment; also the JSON body of `GET /stats` (snake_case keys).
+    public struct Snapshot: Codable, Sendable, Equatable {
+        /// Requests per route, keyed `"METHOD /pattern"` in Hummingbird's spelling, e.g. `"GET /films/{id}"`.
+        public var requests: [String: Int]
+        /// Requests per route that carried `If-None-Match` or `If-Modified-Since`.
+        public var conditional: [String: Int]
+        /// Responses answered `304 Not Modified`.
+        public var notModified: Int
+        /// Calls to `POST /auth/login`, successful or not (so a client logging in twice shows up).
+        public var logins: Int
+        /// Calls to `POST /auth/refresh`, successful or not (so duplicate refreshes show up even when
+        /// the second one is refused because the token was already rotated).
+        public var refreshes: Int
+        /// All counted requests: the sum of ``requests``.
+        public var total: Int
+        /// Requests seen per `key` of `/faults/status/{code}`, including those answered with the fault.
+        public var faultAttempts: [String: Int]
+
+        /// Creates a snapshot; every counter defaults to zero.
+        public init(
+            requests: [String: Int] = [:],
+            conditional: [String: Int] = [:],
+            notModified: Int = 0,
+            logins: Int = 0,
+            refreshes: Int = 0,
+            total: Int = 0,
+            faultAttempts: [String: Int] = [:]
+        ) {
+            self.requests = requests
+            self.conditional = conditional
+            self.notModified = notModified
+            self.logins = logins
+            self.refreshes = refreshes
+            self.total = total
+            self.faultAttempts = faultAttempts
+        }
+
+        // snake_case on the wire like every other DemoAPI body; the keys live here so that decoding
+        // with a plain `JSONDecoder` gives the same value back.
+        private enum CodingKeys: String, CodingKey {
+            case requests
+            case conditional
+            case notModified = "not_modified"
+            case logins
+            case refreshes
+            case total
+            case faultAttempts = "fault_attempts"
+        }
+    }
+
+    private let counters = Locked(Snapshot())
+
+    init() {}
+
+    /// Requests counted for `route`, e.g. `count("GET /films/{id}")`; 0 for a route never hit.
+    public func count(_ route: String) -> Int {
+        counters.withLock { $0.requests[route, default: 0] }
+    }
+
+    /// Requests on `route` that carried `If-None-Match` or `If-Modified-Since`.
+    public func conditionalCount(_ route: String) -> Int {
+        counters.withLock { $0.conditional[route, default: 0] }
+    }
+
+    /// All counters at this moment.
+    public var snapshot: Snapshot {
+        counters.withLock { $0 }
+    }
+
+    /// Clears every counter, including the attempts of `/faults/status` keys, so a key can be reused.
+    public func reset() {
+        counters.withLock { $0 = Snapshot() }
+    }
+
+    // MARK: Recording (the server's side)
+
+    func recordRequest(route: String, conditional: Bool) {
+        counters.withLock { counters in
+            counters.requests[route, default: 0] += 1
+            counters.total += 1
+            if conditional {
+                counters.conditional[route, default: 0] += 1
+            }
+        }
+    }
+
+    func recordNotModified() {
+        counters.withLock { $0.notModified += 1 }
+    }
+
+    func recordLogin() {
+        counters.withLock { $0.logins += 1 }
+    }
+
+    func recordRefresh() {
+        counters.withLock { $0.refreshes += 1 }
+    }
+
+    /// Counts one more request for a fault key and returns the new number of attempts, atomically, so
+    /// concurrent requests on one key each see a distinct attempt number.
+    func recordFaultAttempt(key: String) -> Int {
+        counters.withLock { counters in
+            counters.faultAttempts[key, default: 0] += 1
+            return counters.faultAttempts[key, default: 0]
+        }
+    }
+}

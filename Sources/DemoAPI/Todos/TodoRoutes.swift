@@ -1,0 +1,175 @@
+import Hummingbird
+
+/// `/todos` and `/todos/{id}`: a jsonplaceholder-style CRUD API with filters, pagination headers and
+/// validation errors, for testing a client's request bodies and header handling.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct TodoRoutes: Sendable {
+    let state: DemoState
+
+    func register(on router: Router<DemoRequestContext>) {
+        router.get("/todos") { request, _ in
+            try list(request)
+        }
+        router.post("/todos") { request, _ in
+            try await create(request)
+        }
+        router.get("/todos/{id}") { _, context in
+            let id = try todoID(context)
+            guard let todo = state.todos.withLock({ $0.todo(id: id) }) else { throw notFound(id) }
+            return try JSONBody.response(todo)
+        }
+        router.put("/todos/{id}") { request, context in
+            try await replace(request, context)
+        }
+        router.patch("/todos/{id}") { request, context in
+            try await patch(request, context)
+        }
+        router.delete("/todos/{id}") { _, context in
+            let id = try todoID(context)
+            guard state.todos.withLock({ $0.delete(id: id) }) else { throw notFound(id) }
+            return Response(status: .noContent)
+        }
+    }
+
+    private func list(_ request: Request) throws -> Response {
+        let userID = try request.queryInt("userId", in: 1...Int(Int32.max))
+        var completed: Bool?
+        if let raw = request.query("completed") {
+            guard raw == "true" || raw == "false" else {
+                throw APIError.badRequest("Query parameter 'completed' must be 'true' or 'false'.")
+            }
+            completed = raw == "true"
+        }
+        let pagination = try Pagination.from(request)
+        let matching = state.todos.withLock { store in
+            store.todos.filter { todo in
+                (userID.map { todo.userId == $0 } ?? true) && (completed.map { todo.completed == $0 } ?? true)
+            }
+        }
+        guard let pagination else {
+            return try JSONBody.response(matching)
+        }
+        var headers = HTTPFields()
+        headers.set("X-Total-Count", String(matching.count))
+        headers.set("Link", pagination.linkHeader(for: request, total: matching.count, fallbackAuthority: state.fallbackAuthority))
+        return try JSONBody.response(Array(pagination.slice(matching)), headers: headers)
+    }
+
+    private func create(_ request: Request) async throws -> Response {
+        let body = try await JSONBody.object(from: request)
+        var errors: [APIError.FieldError] = []
+        let userID = Self.validateUserID(body["userId"], required: true, into: &errors)
+        let title = Self.validateTitle(body["title"], required: true, into: &errors)
+        let completed = Self.validateCompleted(body["completed"], required: false, into: &errors)
+        guard errors.isEmpty, let userID, let title else {
+            throw APIError.validation("The todo is invalid.", errors)
+        }
+        let todo = state.todos.withLock { $0.create(userId: userID, title: title, completed: completed ?? false) }
+        var headers = HTTPFields()
+        headers[.location] = "/todos/\(todo.id)"
+        return try JSONBody.response(todo, status: .created, headers: headers)
+    }
+
+    /// PUT: every field is required, as a full replacement should be.
+    private func replace(_ request: Request, _ context: DemoRequestContext) async throws -> Response {
+        let id = try todoID(context)
+        guard state.todos.withLock({ $0.todo(id: id) }) != nil else { throw notFound(id) }
+        let body = try await JSONBody.object(from: request)
+        var errors: [APIError.FieldError] = []
+        let userID = Self.validateUserID(body["userId"], required: true, into: &errors)
+        let title = Self.validateTitle(body["title"], required: true, into: &errors)
+        let completed = Self.validateCompleted(body["completed"], required: true, into: &errors)
+        guard errors.isEmpty, let userID, let title, let completed else {
+            throw APIError.validation("The todo is invalid.", errors)
+        }
+        let updated = state.todos.withLock { store in
+            store.update(id: id) { todo in
+                todo = Todo(userId: userID, id: id, title: title, completed: completed)
+            }
+        }
+        guard let updated else { throw notFound(id) }
+        return try JSONBody.response(updated)
+    }
+
+    /// PATCH: only the fields present change.
+    private func patch(_ request: Request, _ context: DemoRequestContext) async throws -> Response {
+        let id = try todoID(context)
+        guard state.todos.withLock({ $0.todo(id: id) }) != nil else { throw notFound(id) }
+        let body = try await JSONBody.object(from: request)
+        var errors: [APIError.FieldError] = []
+        let userID = Self.validateUserID(body["userId"], required: false, into: &errors)
+        let title = Self.validateTitle(body["title"], required: false, into: &errors)
+        let completed = Self.validateCompleted(body["completed"], required: false, into: &errors)
+        guard errors.isEmpty else {
+            throw APIError.validation("The todo is invalid.", errors)
+        }
+        let updated = state.todos.withLock { store in
+            store.update(id: id) { todo in
+                if let userID { todo.userId = userID }
+                if let title { todo.title = title }
+                if let completed { todo.completed = completed }
+            }
+        }
+        guard let updated else { throw notFound(id) }
+        return try JSONBody.response(updated)
+    }
+
+    /// The `{id}` of the path; not being an integer means no such todo, so 404 like jsonplaceholder.
+    private func todoID(_ context: DemoRequestContext) throws -> Int {
+        let raw = context.parameters.get("id") ?? ""
+        guard let id = Int(raw) else {
+            throw APIError.notFound("No todo with id '\(raw)'.")
+        }
+        return id
+    }
+
+    private func notFound(_ id: Int) -> APIError {
+        APIError.notFound("No todo with id '\(id)'.")
+    }
+
+    // MARK: Validation (absent optional fields give nil without an error)
+
+    private static func validateUserID(_ value: JSONValue?, required: Bool, into errors: inout [APIError.FieldError]) -> Int? {
+        guard let value, value != .null else {
+            if required { errors.append(.init(field: "userId", message: "is required")) }
+            return nil
+        }
+        guard let userID = value.intValue, userID >= 1 else {
+            errors.append(.init(field: "userId", message: "must be an integer of at least 1"))
+            return nil
+        }
+        return userID
+    }
+
+    private static func validateTitle(_ value: JSONValue?, required: Bool, into errors: inout [APIError.FieldError]) -> String? {
+        guard let value, value != .null else {
+            if required { errors.append(.init(field: "title", message: "is required")) }
+            return nil
+        }
+        guard let title = value.stringValue else {
+            errors.append(.init(field: "title", message: "must be a string"))
+            return nil
+        }
+        if title.isEmpty {
+            errors.append(.init(field: "title", message: "must not be empty"))
+            return nil
+        }
+        if title.count > 200 {
+            errors.append(.init(field: "title", message: "must be at most 200 characters"))
+            return nil
+        }
+        return title
+    }
+
+    private static func validateCompleted(_ value: JSONValue?, required: Bool, into errors: inout [APIError.FieldError]) -> Bool? {
+        guard let value, value != .null else {
+            if required { errors.append(.init(field: "completed", message: "is required")) }
+            return nil
+        }
+        guard let completed = value.boolValue else {
+            errors.append(.init(field: "completed", message: "must be true or false"))
+            return nil
+        }
+        return completed
+    }
+}
