@@ -14,12 +14,18 @@ let package = Package(
     products: [
         .library(name: "NetworkingKit", targets: ["NetworkingKit"]),
         .library(name: "NetworkingKitTesting", targets: ["NetworkingKitTesting"]),
+        .library(name: "NetworkingKitAsyncHTTPClient", targets: ["NetworkingKitAsyncHTTPClient"]),
+        .library(name: "DemoAPI", targets: ["DemoAPI"]),
+        .executable(name: "netkit", targets: ["netkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Test-only: a minimal HTTP server on 127.0.0.1 for the URLSession transport tests.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -28,6 +34,40 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The fast transport for Linux and servers.
+        .target(
+            name: "NetworkingKitAsyncHTTPClient",
+            dependencies: [
+                "NetworkingKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A real HTTP server with the seeds' APIs, auth, cache validators and scriptable faults.
+        .target(
+            name: "DemoAPI",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "netkit",
+            dependencies: [
+                "NetworkingKit",
+                "NetworkingKitAsyncHTTPClient",
+                "DemoAPI",
+                "ExampleServices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -48,9 +88,29 @@ let package = Package(
                 "NetworkingKit",
                 "NetworkingKitTesting",
                 "ExampleServices",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // DemoAPI's routes, exercised in-process without a socket.
+        .testTarget(
+            name: "DemoAPITests",
+            dependencies: [
+                "DemoAPI",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The library against a real DemoAPI server, over every transport, and the netkit command.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "NetworkingKit",
+                "NetworkingKitAsyncHTTPClient",
+                "NetworkingKitTesting",
+                "ExampleServices",
+                "DemoAPI",
+                "netkit",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

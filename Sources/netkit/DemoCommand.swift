@@ -1,0 +1,28 @@
+import ArgumentParser
+import DemoAPI
+import ExampleServices
+import Foundation
+import NetworkingKit
+
+/// `netkit demo`: starts DemoAPI in-process and walks through the library as an app would.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Tour NetworkingKit against an in-process DemoAPI server."
+    )
+
+    @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
+    var transport: TransportChoice = .ahc
+
+    func run() async throws {
+        do {
+            try await DemoServer.withServer { server in
+                var tour = DemoTour(server: server, transport: transport)
+                try await tour.run()
+            }
+        } catch let error as NetworkError {
+            throw CLIError("the demo failed: \(CLIError(error).description)")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import DemoAPI
+import ExampleServices
+import Foundation
+import NetworkingKit
+
+/// The steps of `netkit demo`, each a call an app would make, printed so a person can follow.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct DemoTour {
+    let server: DemoServer
+    let transport: TransportChoice
+
+    private var step = 0
+
+    init(server: DemoServer, transport: TransportChoice) {
+        self.server = server
+        self.transport = transport
+    }
+
+    mutating func run() async throws {
+        print("NetworkingKit demo")
+        print("DemoAPI is running at \(server.baseURL); requests go through \(transport.displayName).")
+
+        // The Pixar service uses the default client: snake_case JSON, ISO 8601 dates.
+        let films = FilmsService(client: LiveAPIClient(baseURL: server.baseURL, transport: transport.transport))
+        // The todos API speaks jsonplaceholder's camelCase, so it has a client of its own.
+        let todos = TodosService(client: TodosService.makeClient(baseURL: server.baseURL, transport: transport.transport))
+
+        section("List the films", "GET /films")
+        let all = try await films.films()
+        detail("\(all.count) films: " + all.prefix(4).map { "\($0.title) (\($0.releaseYear))" }.joined(separator: ", ") + ", …")
+
+        section("Film detail", "GET /films/up")
+        let up = try await films.film(id: "up")
+        detail("\(up.title), released \(up.releaseDate.formatted(.iso8601.year().month().day())) by \(up.studio)")
+        detail(up.synopsis)
+
+        section("Search", "GET /search?q=toy")
+        let results = try await films.search("toy")
+        detail("films: " + results.films.map(\.title).joined(separator: ", "))
+        detail("characters: " + results.characters.map(\.name).joined(separator: ", "))
+
+        section("Characters of a film", "GET /films/toy-story/characters")
+        let characters = try await films.characters(filmID: "toy-story")
+        detail(characters.map { "\($0.name) (voiced by \($0.voiceActor))" }.joined(separator: ", "))
+
+        section("Create a todo", "POST /todos")
+        let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
+        let id = created.id ?? 0
+        detail("created #\(id): \"\(created.title)\" for user \(created.userId), completed: \(created.completed)")
+
+        section("Update it", "PUT /todos/\(id)")
+        let updated = try await todos.updateTodo(
+            TodoDTO(id: id, userId: 1, title: "Try NetworkingKit on Linux", completed: false), id: id)
+        detail("now \"\(updated.title)\"")
+
+        section("Mark it done", "PATCH /todos/\(id)")
+        let done = try await todos.setCompleted(true, id: id)
+        detail("completed: \(done.completed)")
+
+        section("Delete it", "DELETE /todos/\(id)")
+        try await todos.deleteTodo(id: id)
+        let gone = try await todos.getTodo(withId: id)
+        detail(gone == nil ? "deleted; fetching it again gives 404, which the service turns into nil" : "still there?")
+
+        section("A missing film", "GET /films/cars-4")
+        do {
+            _ = try await films.film(id: "cars-4")
+            detail("unexpectedly found")
+        } catch let error as NetworkError {
+            show(error)
+        }
+
+        section("An invalid rating", "POST /films/up/rating {\"rating\": 9}")
+        do {
+            _ = try await films.rate(filmID: "up", rating: 9)
+            detail("unexpectedly accepted")
+        } catch let error as NetworkError {
+            show(error)
+        }
+
+        section("A valid rating", "POST /films/up/rating {\"rating\": 5}")
+        let receipt = try await films.rate(filmID: "up", rating: 5, comment: "Adventure is out there!")
+        detail("average \(receipt.averageRating) from \(receipt.ratingsCount) rating(s)")
+
+        print("")
+        print("Done: \(server.stats.snapshot.total) requests reached DemoAPI, all through LiveAPIClient.")
+    }
+
+    private mutating func section(_ title: String, _ call: String) {
+        step += 1
+        print("")
+        print("\(step). \(title)  [\(call)]")
+    }
+
+    private func detail(_ text: String) {
+        print("   " + text)
+    }
+
+    /// What an app would show (`localizedDescription`) and what a developer would log.
+    private func show(_ error: NetworkError) {
+        // The case's name, as a `catch NetworkError.notFound` would match it.
+        let caseName = Mirror(reflecting: error).children.first?.label ?? String(describing: error)
+        detail("status \(error.statusCode.map(String.init) ?? "none") -> NetworkError.\(caseName)")
+        detail("user sees: \"\(error.localizedDescription.replacingOccurrences(of: "\n", with: "; "))\"")
+    }
+}

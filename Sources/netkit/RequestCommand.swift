@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import NetworkingKit
+
+/// `netkit request METHOD URL`: a small curl-like client built on NetworkingKit.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send one request through NetworkingKit and show the answer.",
+        discussion: """
+            Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed).
+            Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer,
+            3, 4 or 5 for a 3xx, 4xx or 5xx answer, and 1 when no answer arrived.
+            """
+    )
+
+    @Argument(help: "The HTTP method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS.")
+    var method: String
+
+    @Argument(help: "The absolute http(s) URL.")
+    var url: String
+
+    @Option(name: .customShort("H"), help: "A request header, 'Name: value' (repeatable).")
+    var header: [String] = []
+
+    @Option(help: "A JSON body, sent with Content-Type: application/json.")
+    var json: String?
+
+    @Option(help: "A raw body: text, or @path to send a file's bytes.")
+    var data: String?
+
+    @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
+    var transport: TransportChoice = .ahc
+
+    @Option(help: "Seconds to wait for the whole exchange.")
+    var timeout: Double = 30
+
+    @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
+    var verbose = false
+
+    func run() async throws {
+        let prepared = try prepare()
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: prepared.origin,
+                transport: transport.transport,
+                timeout: .milliseconds(Int64(timeout * 1000))
+            ))
+        if verbose {
+            print("> \(prepared.request.method.rawValue) \(url)")
+            for field in prepared.headers {
+                print("> " + ResponsePrinter.redacted(field))
+            }
+            print("> (via \(transport.displayName))")
+        }
+
+        let response: HTTPResponse
+        let body: Data
+        do {
+            let answer = try await client.response(for: prepared.request)
+            (response, body) = (answer.response, answer.data)
+        } catch let error as NetworkError {
+            guard let failure = error.failure else { throw CLIError(error) }
+            (response, body) = (failure.response, failure.body)
+        }
+
+        print(ResponsePrinter.statusLine(response))
+        ResponsePrinter.headerLines(response.headerFields).forEach { print($0) }
+        if let text = ResponsePrinter.bodyText(body, contentType: response.headerFields[.contentType]) {
+            print("")
+            print(text)
+        }
+        let statusClass = Int32(response.status.code / 100)
+        if statusClass != 2 {
+            throw ExitCode(statusClass)
+        }
+    }
+
+    private struct Prepared {
+        let origin: URL
+        let headers: [HTTPField]
+        let request: Request<Data>
+    }
+
+    /// Checks every input before anything is sent, so a mistake is one clear line.
+    private func prepare() throws -> Prepared {
+        guard self.method.allSatisfy({ $0.isLetter }), let method = HTTPRequest.Method(self.method.uppercased()) else {
+            throw CLIError("bad method '\(self.method)': expected a word such as GET or POST")
+        }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else {
+            throw CLIError("bad URL '\(url)': expected an absolute http:// or https:// URL")
+        }
+        var originComponents = URLComponents()
+        originComponents.scheme = scheme
+        originComponents.percentEncodedHost = components.percentEncodedHost
+        originComponents.port = components.port
+        guard let origin = originComponents.url else {
+            throw CLIError("bad URL '\(url)': the host is not valid")
+        }
+
+        var fields: [HTTPField] = []
+        for line in header {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw CLIError("bad header '\(line)': expected 'Name: value'")
+            }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let fieldName = HTTPField.Name(name) else {
+                throw CLIError("bad header '\(line)': '\(name)' is not a valid header name")
+            }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+
+        let body = try requestBody()
+        return Prepared(
+            origin: origin,
+            headers: fields,
+            request: Request<Data>(
+                path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
+                method: method,
+                query: components.queryItems ?? [],
+                headers: Dictionary(fields.map { ($0.name.rawName, $0.value) }, uniquingKeysWith: { "\($0), \($1)" }),
+                body: body
+            ))
+    }
+
+    private func requestBody() throws -> RequestBody? {
+        if json != nil, data != nil {
+            throw CLIError("use either --json or --data, not both")
+        }
+        if let json {
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+            } catch {
+                throw CLIError("the --json body is not valid JSON")
+            }
+            return .data(Data(json.utf8), contentType: "application/json")
+        }
+        guard let data else { return nil }
+        guard data.hasPrefix("@") else { return .text(data) }
+        let path = String(data.dropFirst())
+        do {
+            return .data(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CLIError("cannot read '\(path)': \(Self.reason(for: error))")
+        }
+    }
+
+    private static func reason(for error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        switch nsError.code {
+        case NSFileReadNoSuchFileError: return "no such file"
+        case NSFileReadNoPermissionError: return "permission denied"
+        default: return "the file could not be read"
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import DemoAPI
+import Dispatch
+import Foundation
+import Logging
+
+/// `netkit serve`: runs DemoAPI in the foreground until interrupted.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the DemoAPI server in the foreground until Ctrl-C."
+    )
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port: Int = 8080
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Flag(name: .shortAndLong, help: "Log every request to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw CLIError("bad port \(port): expected 0 to 65535")
+        }
+    }
+
+    func run() async throws {
+        var configuration = DemoServer.Configuration(host: host, port: port)
+        if verbose {
+            var logger = Logger(label: "DemoAPI", factory: { StreamLogHandler.standardError(label: $0) })
+            logger.logLevel = .info
+            configuration.logger = logger
+        }
+        let server: DemoServer
+        do {
+            server = try await DemoServer.start(configuration)
+        } catch {
+            throw CLIError("cannot listen on \(host):\(port): \(error)")
+        }
+        print("DemoAPI listening on \(server.baseURL) (Ctrl-C to stop)")
+        print("Try: netkit request GET \(server.baseURL)/films")
+
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
+            Task { await server.stop() }
+        }
+        defer { signals.cancel() }
+        try await server.waitUntilStopped()
+        print("DemoAPI stopped.")
+    }
+}
+
+/// Runs a handler when the process receives one of `signals`, instead of the default (exit).
+final class SignalWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        sources.forEach { $0.cancel() }
+    }
+}

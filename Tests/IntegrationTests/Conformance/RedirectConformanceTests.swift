@@ -1,0 +1,129 @@
+import DemoAPI
+import Foundation
+import Logging
+import NetworkingKit
+import Testing
+
+/// The redirect policy against a real server, the same over every transport.
+@Suite("Conformance: redirects")
+struct RedirectConformanceTests {
+    @Test("every followed status reaches the target", arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    func follows(kind: TransportKind, code: Int) async throws {
+        try await withDemoServer { server in
+            let echo: Echo = try await makeClient(server, kind).send(
+                Request(path: "/redirect/\(code)", query: [URLQueryItem(name: "to", value: "/echo/landed?x=1")]))
+            #expect(echo.path == "/echo/landed")
+            #expect(echo.query == "x=1")
+        }
+    }
+
+    @Test("5 hops are followed, the sixth fails; a loop fails as a loop", arguments: TransportKind.allCases)
+    func hopsAndLoops(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind)
+            let five: Echo = try await client.send(Request(path: "/redirect/chain/4"))
+            #expect(five.path == "/echo")
+
+            server.stats.reset()
+            let six = await networkError { try await client.send(Request<Void>(path: "/redirect/chain/5")) }
+            #expect(six?.redirectReason == .tooManyRedirects(limit: 5), "got \(String(describing: six))")
+            #expect(server.stats.snapshot.total == 6)
+
+            let loop = await networkError { try await client.send(Request<Void>(path: "/redirect/loop/a")) }
+            #expect(loop?.redirectReason == .loop, "got \(String(describing: loop))")
+        }
+    }
+
+    @Test("credentials reach the same origin, never another one, nor later hops (a -> b -> b)", arguments: TransportKind.allCases)
+    func credentialsAcrossOrigins(kind: TransportKind) async throws {
+        try await withDemoServer { first in
+            try await withDemoServer { second in
+                var configuration = LiveAPIClient.Configuration(baseURL: first.baseURL, transport: kind.transport)
+                configuration.redirectPolicy = RedirectPolicy(sensitiveHeaders: [HTTPField.Name("X-API-Key")!])
+                let client = LiveAPIClient(configuration: configuration)
+                let headers = ["Authorization": "Bearer secret", "Cookie": "session=abc", "X-API-Key": "k", "X-Trace": "t"]
+
+                let same: Echo = try await client.send(
+                    Request(path: "/redirect/302", query: [URLQueryItem(name: "to", value: "/echo")], headers: headers))
+                #expect(same.headers["authorization"] == "Bearer secret")
+                #expect(same.headers["x-api-key"] == "k")
+
+                // first -> second/redirect -> second/echo: another port is another origin.
+                let hop = "\(second.baseURL.absoluteString)/redirect/307?to=/echo"
+                let other: Echo = try await client.send(
+                    Request(path: "/redirect/302", query: [URLQueryItem(name: "to", value: hop)], headers: headers))
+                #expect(other.path == "/echo")
+                for name in ["authorization", "cookie", "x-api-key"] {
+                    #expect(other.headers[name] == nil, "\(name) crossed origins")
+                }
+                #expect(other.headers["x-trace"] == "t")
+                #expect(second.stats.count("GET /echo") == 1)
+            }
+        }
+    }
+
+    @Test("301/302/303 turn POST into GET without a body; 307/308 keep both", arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    func methodAndBody(kind: TransportKind, code: Int) async throws {
+        try await withDemoServer { server in
+            let echo: Echo = try await makeClient(server, kind).send(
+                Request(
+                    path: "/redirect/\(code)", method: .post, query: [URLQueryItem(name: "to", value: "/echo")],
+                    body: .json(["title": "Toy Story"])))
+            if code == 307 || code == 308 {
+                #expect(echo.method == "POST")
+                #expect(echo.body == #"{"title":"Toy Story"}"#)
+            } else {
+                #expect(echo.method == "GET")
+                #expect(echo.bodySize == 0)
+                #expect(echo.headers["content-type"] == nil)
+            }
+        }
+    }
+
+    @Test("a one-shot upload redirected with 307 fails clearly", arguments: TransportKind.allCases)
+    func oneShotBody(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let body = HTTPBody(
+                AsyncStream { continuation in
+                    continuation.yield(Data("once".utf8))
+                    continuation.finish()
+                }, length: .known(4), iterationBehavior: .single)
+            let error = await networkError {
+                try await makeClient(server, kind).send(
+                    Request<Void>(
+                        path: "/redirect/307", method: .post, query: [URLQueryItem(name: "to", value: "/echo")],
+                        body: .stream(body)))
+            }
+            #expect(error?.redirectReason == .bodyNotReplayable, "got \(String(describing: error))")
+            #expect(server.stats.count("POST /echo") == 0)
+        }
+    }
+
+    @Test("the transport itself returns a 3xx as it is", arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    func transportDoesNotFollow(kind: TransportKind, code: Int) async throws {
+        try await withDemoServer { server in
+            let url = URL(string: "\(server.baseURL.absoluteString)/redirect/\(code)")!
+            let context = RequestContext(options: RequestOptions(timeout: .seconds(10)), requestID: "test", logger: .init(label: "test"))
+            let (response, body) = try await kind.transport.send(HTTPRequest(url: url), body: nil, context: context)
+            _ = try await body?.collect(upTo: 1024)
+            #expect(response.status.code == code)
+            #expect(response.headerFields[.location] == "/echo")
+            #expect(server.stats.count("GET /echo") == 0)
+        }
+    }
+
+    @Test("with redirects off, the transport's 3xx reaches the caller untouched", arguments: TransportKind.allCases)
+    func off(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, redirectPolicy: .none)
+            let error = await networkError { try await client.send(Request<Void>(path: "/redirect/302")) }
+            guard case .unexpectedStatus(let failure)? = error else {
+                Issue.record("expected unexpectedStatus, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.status.code == 302)
+            #expect(failure.headerFields[.location] == "/echo")
+            #expect(server.stats.count("GET /echo") == 0)
+        }
+    }
+}

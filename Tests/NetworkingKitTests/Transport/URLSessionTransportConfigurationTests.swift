@@ -1,0 +1,19 @@
+import Foundation
+import NetworkingKit
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The URLSession transport's own settings; its behaviour on the wire is in the integration
+/// tests' conformance suite, shared with every transport.
+@Suite("URLSession transport configuration")
+struct URLSessionTransportConfigurationTests {
+    @Test("the default session configuration has no URLCache")
+    func noURLCache() {
+        let configuration = URLSessionTransport.defaultSessionConfiguration()
+        #expect(configuration.urlCache == nil)
+        #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
+    }
+}
