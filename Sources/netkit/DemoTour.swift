@@ -36,12 +36,18 @@ struct DemoTour {
 
         section("Search", "GET /search?q=toy")
         let results = try await films.search("toy")
-        detail("films: " + results.films.map(\.title).joined(separator: ", "))
-        detail("characters: " + results.characters.map(\.name).joined(separator: ", "))
+        detail("films: " + list(results.films.map(\.title)))
+        detail("characters: " + list(results.characters.map(\.name)))
 
         section("Characters of a film", "GET /films/toy-story/characters")
         let characters = try await films.characters(filmID: "toy-story")
         detail(characters.map { "\($0.name) (voiced by \($0.voiceActor))" }.joined(separator: ", "))
+
+        section("Follow a redirect", "GET /redirect/301?to=/films/coco")
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: transport.transport)
+        let moved = try await client.response(
+            for: Request<PixarFilm>(path: "/redirect/301", query: [URLQueryItem(name: "to", value: "/films/coco")]))
+        detail("followed by the client's RedirectPolicy to \(moved.value.title) (\(moved.value.releaseYear))")
 
         section("Create a todo", "POST /todos")
         let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
@@ -90,6 +96,10 @@ struct DemoTour {
         step += 1
         print("")
         print("\(step). \(title)  [\(call)]")
+    }
+
+    private func list(_ names: [String]) -> String {
+        names.isEmpty ? "(none)" : names.joined(separator: ", ")
     }
 
     private func detail(_ text: String) {
