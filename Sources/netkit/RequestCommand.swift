@@ -39,6 +39,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
     var verbose = false
 
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw CLIError("bad timeout \(timeout): expected a number of seconds above 0 and at most 86400")
+        }
+    }
+
     func run() async throws {
         let prepared = try prepare()
         let client = LiveAPIClient(
@@ -122,9 +128,19 @@ struct RequestCommand: AsyncParsableCommand {
                 path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 method: method,
                 query: components.queryItems ?? [],
-                headers: Dictionary(fields.map { ($0.name.rawName, $0.value) }, uniquingKeysWith: { "\($0), \($1)" }),
+                headers: Self.combined(fields),
                 body: body
             ))
+    }
+
+    /// Repeated headers as one field each: cookies joined with "; " (RFC 6265), others with ", ".
+    private static func combined(_ fields: [HTTPField]) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in fields {
+            let separator = field.name == .cookie ? "; " : ", "
+            headers[field.name.rawName] = headers[field.name.rawName].map { $0 + separator + field.value } ?? field.value
+        }
+        return headers
     }
 
     private func requestBody() throws -> RequestBody? {

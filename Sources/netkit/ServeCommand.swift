@@ -40,8 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot listen on \(host):\(port): \(error)")
         }
-        print("DemoAPI listening on \(server.baseURL) (Ctrl-C to stop)")
-        print("Try: netkit request GET \(server.baseURL)/films")
+        // Unbuffered: scripts read these lines through a pipe, where print's output would wait for exit.
+        FileHandle.standardOutput.write(
+            Data("DemoAPI listening on \(server.baseURL) (Ctrl-C to stop)\nTry: netkit request GET \(server.baseURL)/films\n".utf8))
 
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
             Task { await server.stop() }

@@ -29,7 +29,9 @@ enum Multipart {
         for parameter in parameters.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace }
             if pair.count == 2, pair[0].lowercased() == "boundary" {
-                return pair[1].unquoted
+                // RFC 2046 §5.1.1: 1 to 70 characters; a longer one would make the search costly.
+                let boundary = pair[1].unquoted
+                return (1...70).contains(boundary.count) ? boundary : nil
             }
         }
         return nil

@@ -43,7 +43,11 @@ struct FaultRoutes: Sendable {
         let code = try context.pathInt("code", in: 200...599)
         let times = try request.queryInt("times", in: 0...Int(Int32.max))
         let key = request.query("key").flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        let attempts = state.stats.recordFaultAttempt(key: key)
+        guard key.count <= 200, let attempts = state.stats.recordFaultAttempt(key: key) else {
+            throw APIError(
+                status: .badRequest, code: "too_many_keys",
+                message: "Fault keys are limited to 200 characters and \(DemoStats.maxFaultKeys) per server; DELETE /stats resets them.")
+        }
         guard let times, attempts > times else {
             let status = HTTPResponse.Status(code: code)
             var error = APIError(

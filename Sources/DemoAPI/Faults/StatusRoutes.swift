@@ -26,7 +26,9 @@ struct StatusRoutes: Sendable {
         }
         router.any("/redirect/{code}") { request, context in
             let code = try context.pathInt("code", in: 300...308)
-            return redirect(code: code, to: request.query("to") ?? "/echo")
+            // `body_bytes` gives the redirect a body of its own, which a client must read or drop.
+            let bodySize = try request.queryInt("body_bytes", in: 0...Self.maxBytes) ?? 0
+            return redirect(code: code, to: request.query("to") ?? "/echo", bodySize: bodySize)
         }
         router.any("/redirect/chain/{n}") { _, context in
             let remaining = try context.pathInt("n", in: 0...Self.maxRedirectChain)
@@ -40,10 +42,14 @@ struct StatusRoutes: Sendable {
         }
     }
 
-    private func redirect(code: Int, to location: String) -> Response {
+    private func redirect(code: Int, to location: String, bodySize: Int = 0) -> Response {
         var headers = HTTPFields()
         headers[.location] = location
-        return Response(status: HTTPResponse.Status(code: code), headers: headers)
+        guard bodySize > 0 else { return Response(status: HTTPResponse.Status(code: code), headers: headers) }
+        headers[.contentType] = "text/plain"
+        var buffer = ByteBuffer()
+        buffer.writeRepeatingByte(UInt8(ascii: "r"), count: bodySize)
+        return Response(status: HTTPResponse.Status(code: code), headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
     /// `n` deterministic bytes, generated while they are written.

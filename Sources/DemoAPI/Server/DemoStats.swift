@@ -103,10 +103,17 @@ public final class DemoStats: Sendable {
         counters.withLock { $0.refreshes += 1 }
     }
 
+    /// The most distinct fault keys kept until a reset, so clients cannot grow the table without bound.
+    static let maxFaultKeys = 10_000
+
     /// Counts one more request for a fault key and returns the new number of attempts, atomically, so
-    /// concurrent requests on one key each see a distinct attempt number.
-    func recordFaultAttempt(key: String) -> Int {
+    /// concurrent requests on one key each see a distinct attempt number; `nil` when the key is new
+    /// and ``maxFaultKeys`` are already in use.
+    func recordFaultAttempt(key: String) -> Int? {
         counters.withLock { counters in
+            guard counters.faultAttempts[key] != nil || counters.faultAttempts.count < Self.maxFaultKeys else {
+                return nil
+            }
             counters.faultAttempts[key, default: 0] += 1
             return counters.faultAttempts[key, default: 0]
         }

@@ -64,7 +64,11 @@ struct TodoRoutes: Sendable {
         guard errors.isEmpty, let userID, let title else {
             throw APIError.validation("The todo is invalid.", errors)
         }
-        let todo = state.todos.withLock { $0.create(userId: userID, title: title, completed: completed ?? false) }
+        guard let todo = state.todos.withLock({ $0.create(userId: userID, title: title, completed: completed ?? false) }) else {
+            throw APIError(
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "store_full",
+                message: "The demo holds at most \(TodoStore.capacity) todos; delete some first.")
+        }
         var headers = HTTPFields()
         headers[.location] = "/todos/\(todo.id)"
         return try JSONBody.response(todo, status: .created, headers: headers)

@@ -42,8 +42,12 @@ struct TodoStore: Sendable {
         todos.first { $0.id == id }
     }
 
-    /// Adds a todo with the next free id and returns it.
-    mutating func create(userId: Int, title: String, completed: Bool) -> Todo {
+    /// The most todos a server holds, so clients cannot grow it without bound.
+    static let capacity = 10_000
+
+    /// Adds a todo with the next free id and returns it; `nil` when the store is full.
+    mutating func create(userId: Int, title: String, completed: Bool) -> Todo? {
+        guard todos.count < Self.capacity else { return nil }
         let todo = Todo(userId: userId, id: nextID, title: title, completed: completed)
         nextID += 1
         todos.append(todo)

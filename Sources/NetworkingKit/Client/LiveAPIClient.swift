@@ -74,7 +74,7 @@ public struct LiveAPIClient: APIClient {
         options.timeout = options.timeout ?? configuration.timeout
         let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
         options.maxResponseBodySize = limit
-        options.redirectPolicy = options.redirectPolicy ?? configuration.redirectPolicy
+        options.redirectPolicy = Self.effectiveRedirectPolicy(options.redirectPolicy, client: configuration.redirectPolicy)
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
         logger[metadataKey: "request-id"] = "\(requestID)"
@@ -120,6 +120,14 @@ public struct LiveAPIClient: APIClient {
         let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first == UInt8(ascii: "{"))
         guard looksLikeJSON, !data.isEmpty else { return nil }
         return try? configuration.decoder.decode(type, from: data)
+    }
+
+    /// An endpoint's policy replaces the client's, except that headers the client declares
+    /// sensitive stay sensitive: an endpoint asking for more hops must not leak an API key.
+    static func effectiveRedirectPolicy(_ endpoint: RedirectPolicy?, client: RedirectPolicy) -> RedirectPolicy {
+        guard var policy = endpoint else { return client }
+        policy.sensitiveHeaders.formUnion(client.sensitiveHeaders)
+        return policy
     }
 
     /// Every error leaves the client as a ``NetworkError`` that names the request.

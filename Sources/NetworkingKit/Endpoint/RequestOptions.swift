@@ -32,7 +32,9 @@ public struct RequestOptions: Sendable {
     /// The largest response body this request accepts, or `nil` for the client's default.
     public var maxResponseBodySize: Int?
 
-    /// How this request follows redirects, or `nil` for the client's policy.
+    /// How this request follows redirects, or `nil` for the client's policy. It replaces the
+    /// client's policy, except for the client's ``RedirectPolicy/sensitiveHeaders``, which are
+    /// always added to the endpoint's.
     public var redirectPolicy: RedirectPolicy?
 
     /// Creates options.

@@ -12,6 +12,8 @@ struct RedirectFollower: Sendable {
     private static let drainLimit = 16 * 1024
 
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        // The timeout covers the request and all its hops: each hop gets what is left of it.
+        let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
         let policy = context.options.redirectPolicy ?? .default
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
@@ -22,7 +24,7 @@ struct RedirectFollower: Sendable {
         var currentBody = body
         var currentURL = firstURL
         var urls = [firstURL]
-        var visited: Set<Visit> = [Visit(method: request.method, url: firstURL)]
+        var visited: Set<Visit> = [Visit(request)]
         var credentialsRemoved = false
 
         while Self.isRedirect(response.status), let location = response.headerFields[.location] {
@@ -60,12 +62,18 @@ struct RedirectFollower: Sendable {
                 for name in policy.headersRemovedAcrossOrigins { next.headerFields[name] = nil }
                 credentialsRemoved = true
             }
-            guard visited.insert(Visit(method: next.method, url: target)).inserted else {
+            guard visited.insert(Visit(next)).inserted else {
                 throw failure(.loop, target: target)
             }
 
             await Self.discard(responseBody)
-            (response, responseBody) = try await transport.send(next, body: nextBody, context: context)
+            var hopContext = context
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { throw NetworkError.timeout(RequestSummary(request)) }
+                hopContext.options.timeout = remaining
+            }
+            (response, responseBody) = try await transport.send(next, body: nextBody, context: hopContext)
             current = next
             currentBody = nextBody
             currentURL = target
@@ -109,9 +117,18 @@ struct RedirectFollower: Sendable {
         _ = try? await body.prefix(upTo: drainLimit)
     }
 
+    /// A request as loop detection compares it: method, origin (default ports and letter case
+    /// normalized) and the path and query as sent; fragments never reach the wire.
     private struct Visit: Hashable {
         let method: HTTPRequest.Method
-        let url: URL
+        let origin: Origin?
+        let target: String?
+
+        init(_ request: HTTPRequest) {
+            method = request.method
+            origin = request.url.map(Origin.init)
+            target = request.path
+        }
     }
 }
 

@@ -142,9 +142,10 @@ struct FailureConformanceTests {
 
     @Test("nothing listening is a refused connection", arguments: TransportKind.allCases)
     func connectionRefused(kind: TransportKind) async throws {
-        let port = try await closedPort()
-        let client = LiveAPIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: kind.transport)
-        let error = await networkError { try await client.send(Request<Void>(path: "/films")) }
+        let error = try await withRefusingPort { port in
+            let client = LiveAPIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: kind.transport)
+            return await networkError { try await client.send(Request<Void>(path: "/films")) }
+        }
         #expect(error?.transportKind == .connectionRefused, "got \(String(describing: error))")
         if case .transport(let failure)? = error {
             #expect(failure.code != nil)

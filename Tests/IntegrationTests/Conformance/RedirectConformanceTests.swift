@@ -17,6 +17,21 @@ struct RedirectConformanceTests {
         }
     }
 
+    @Test("a redirect's own body is drained or dropped, small or large, and the target still answers", arguments: TransportKind.allCases, [100, 200_000])
+    func redirectWithBody(kind: TransportKind, size: Int) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind)
+            for _ in 0..<3 {
+                let echo: Echo = try await client.send(
+                    Request(path: "/redirect/302", query: [
+                        URLQueryItem(name: "to", value: "/echo"), URLQueryItem(name: "body_bytes", value: "\(size)"),
+                    ]))
+                #expect(echo.path == "/echo")
+            }
+            #expect(server.stats.count("GET /echo") == 3)
+        }
+    }
+
     @Test("5 hops are followed, the sixth fails; a loop fails as a loop", arguments: TransportKind.allCases)
     func hopsAndLoops(kind: TransportKind) async throws {
         try await withDemoServer { server in

@@ -107,7 +107,7 @@ struct RequestConformanceTests {
         }
     }
 
-    @Test("10 MB up, buffered and streamed, arrive whole", arguments: TransportKind.allCases)
+    @Test("10 MB up, buffered and streamed with or without a length, arrive whole", arguments: TransportKind.allCases)
     func largeUploads(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let client = makeClient(server, kind)
@@ -127,6 +127,15 @@ struct RequestConformanceTests {
                 }, length: .known(Int64(size)), iterationBehavior: .single)
             let streamed: UploadReceipt = try await client.send(Request(path: "/upload", method: .put, body: .stream(stream)))
             #expect(streamed == expected)
+
+            // Without a length: chunked transfer encoding where the transport streams.
+            let unsized = HTTPBody(
+                AsyncStream { continuation in
+                    chunks.forEach { continuation.yield(Data($0)) }
+                    continuation.finish()
+                }, length: .unknown, iterationBehavior: .single)
+            let chunked: UploadReceipt = try await client.send(Request(path: "/upload", method: .post, body: .stream(unsized)))
+            #expect(chunked == expected)
         }
     }
 
@@ -138,6 +147,7 @@ struct RequestConformanceTests {
             let sized: Data = try await client.send(Request(path: "/bytes/\(size)", query: [URLQueryItem(name: "seed", value: "7")]))
             let chunked: Data = try await client.send(Request(path: "/stream/\(size)", query: [URLQueryItem(name: "seed", value: "7")]))
             #expect(sized.count == size)
+            #expect(sized == splitMix64Bytes(seed: 7, count: size))
             #expect(chunked == sized)
         }
     }

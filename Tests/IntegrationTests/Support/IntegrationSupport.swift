@@ -1,4 +1,9 @@
 import DemoAPI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
@@ -79,6 +84,21 @@ func fnv1a64(_ data: Data) -> String {
     return String(repeating: "0", count: 16 - hex.count) + hex
 }
 
+/// The bytes DemoAPI's `/bytes/{n}?seed=` sends: SplitMix64 outputs, each written little-endian.
+func splitMix64Bytes(seed: UInt64, count: Int) -> Data {
+    var state = seed
+    var data = Data(capacity: count + 8)
+    while data.count < count {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        withUnsafeBytes(of: z.littleEndian) { data.append(contentsOf: $0) }
+    }
+    return data.prefix(count)
+}
+
 /// Runs `body` and returns the `NetworkError` it throws, or `nil` when it throws nothing.
 func networkError(_ body: () async throws -> Void) async -> NetworkError? {
     do {
@@ -114,7 +134,30 @@ extension NetworkError {
     }
 }
 
-/// A port nothing listens on: one a server had and gave back.
-func closedPort() async throws -> Int {
-    try await withDemoServer { $0.port }
+/// Runs `body` with a port of 127.0.0.1 that refuses connections: bound by a socket that never
+/// listens, and held for as long as `body` runs, so that no server started meanwhile can take it.
+func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    #if os(Linux)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw PortError.unavailable }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+        }
+    }
+    guard bound else { throw PortError.unavailable }
+    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+}
+
+enum PortError: Error {
+    case unavailable
 }

@@ -273,4 +273,60 @@ struct RedirectPolicyTests {
         #expect(transport.requests.count == 2)
         #expect(log.values == ["outer down", "outer up"])
     }
+
+    @Test("an endpoint's own policy keeps the client's sensitive headers")
+    func endpointPolicyKeepsClientSensitiveHeaders() async throws {
+        let transport = StubTransport { request in
+            request.url?.host == "api.example.com" ? Self.redirect(302, to: "https://cdn.example.net/file") : .text("ok")
+        }
+        var configuration = LiveAPIClient.Configuration(baseURL: testBaseURL, transport: transport)
+        configuration.redirectPolicy = RedirectPolicy(sensitiveHeaders: [HTTPField.Name("X-API-Key")!])
+        let endpoint = TestEndpoint(
+            path: "/file", headers: ["X-API-Key": "key"], options: RequestOptions(redirectPolicy: RedirectPolicy(maxRedirects: 9)))
+        _ = try await LiveAPIClient(configuration: configuration).request(endpoint, as: String.self)
+        #expect(transport.requests.map { $0.header("X-API-Key") } == ["key", nil])
+    }
+
+    @Test("loop detection ignores letter case and default ports")
+    func loopWithEquivalentURL() async throws {
+        let (client, transport) = makeClient { request in
+            request.path.hasSuffix("/a") ? Self.redirect(302, to: "HTTPS://API.example.com:443/v1/b") : Self.redirect(302, to: "/v1/a")
+        }
+        let error = await networkError { try await client.send(Request<Void>(path: "/a")) }
+        guard case .redirectFailed(let failure)? = error else {
+            Issue.record("expected redirectFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.reason == .loop)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test("the timeout covers every hop: each gets what is left of it")
+    func timeoutAcrossHops() async throws {
+        let transport = TimeoutRecordingTransport()
+        let client = LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: testBaseURL, transport: transport, timeout: .seconds(10)))
+        _ = try await client.request(TestEndpoint(path: "/hop/0"))
+        let timeouts = transport.timeouts.compactMap { $0 }
+        #expect(timeouts.count == 4)
+        #expect(timeouts.first == .seconds(10))
+        for (earlier, later) in zip(timeouts, timeouts.dropFirst()) {
+            #expect(later < earlier)
+        }
+    }
+}
+
+/// Answers `/v1/hop/N` with a redirect to N+1 until 3, and records the timeout each hop was given.
+final class TimeoutRecordingTransport: HTTPTransport {
+    private let recorded = LockedState<[Duration?]>([])
+
+    var timeouts: [Duration?] { recorded.withLock { $0 } }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        recorded.withLock { $0.append(context.options.timeout) }
+        let number = Int(request.path?.split(separator: "/").last ?? "") ?? 0
+        guard number < 3 else { return (HTTPResponse(status: .noContent), nil) }
+        var fields = HTTPFields()
+        fields[.location] = "/v1/hop/\(number + 1)"
+        return (HTTPResponse(status: .found, headerFields: fields), nil)
+    }
 }
