@@ -49,7 +49,7 @@ struct RequestCommand: AsyncParsableCommand {
         let prepared = try prepare()
         let client = LiveAPIClient(
             configuration: LiveAPIClient.Configuration(
-                baseURL: prepared.origin,
+                baseURL: nil,
                 transport: transport.transport,
                 timeout: .milliseconds(Int64(timeout * 1000))
             ))
@@ -84,7 +84,6 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     private struct Prepared {
-        let origin: URL
         let headers: [HTTPField]
         let request: Request<Data>
     }
@@ -95,18 +94,10 @@ struct RequestCommand: AsyncParsableCommand {
             throw CLIError("bad method '\(self.method)': expected a word such as GET or POST")
         }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty, URL(string: url) != nil
         else {
             throw CLIError("bad URL '\(url)': expected an absolute http:// or https:// URL")
         }
-        var originComponents = URLComponents()
-        originComponents.scheme = scheme
-        originComponents.percentEncodedHost = components.percentEncodedHost
-        originComponents.port = components.port
-        guard let origin = originComponents.url else {
-            throw CLIError("bad URL '\(url)': the host is not valid")
-        }
-
         var fields: [HTTPField] = []
         for line in header {
             guard let colon = line.firstIndex(of: ":") else {
@@ -122,12 +113,11 @@ struct RequestCommand: AsyncParsableCommand {
 
         let body = try requestBody()
         return Prepared(
-            origin: origin,
             headers: fields,
+            // An absolute URL is sent as typed: path and query exactly, not decoded and re-encoded.
             request: Request<Data>(
-                path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
+                path: url,
                 method: method,
-                query: components.queryItems ?? [],
                 headers: Self.combined(fields),
                 body: body
             ))

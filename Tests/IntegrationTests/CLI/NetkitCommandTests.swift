@@ -109,7 +109,7 @@ struct NetkitCommandTests {
     func request(transport: String) async throws {
         try await withDemoServer { server in
             let run = try await Self.netkit([
-                "request", "GET", "\(server.baseURL.absoluteString)/echo?q=toy", "-H", "Authorization: Bearer s3cret",
+                "request", "GET", "\(server.baseURL.absoluteString)/echo?q=toy+story&x=%2F", "-H", "Authorization: Bearer s3cret",
                 "--transport", transport, "-v",
             ])
             #expect(run.status == 0, "\(run.error)")
@@ -118,6 +118,8 @@ struct NetkitCommandTests {
             let headerLines = run.output.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
             #expect(!headerLines.contains { $0.contains("s3cret") })
             #expect(run.output.contains("HTTP 200 OK"))
+            // The query goes out exactly as typed.
+            #expect(run.output.contains(#""query" : "q=toy+story&x=%2F""#))
             #expect(run.output.contains("\"method\" : \"GET\""))
         }
     }
