@@ -7,6 +7,19 @@ import Testing
 /// downgrades, method rewriting and one-shot bodies.
 @Suite("Redirects")
 struct RedirectPolicyTests {
+    /// The redirect failure in `error`, or a test failure when it is anything else.
+    func redirectFailure(_ error: NetworkError?, sourceLocation: SourceLocation = #_sourceLocation) throws -> RedirectFailure {
+        guard case .redirectFailed(let failure)? = error else {
+            Issue.record("expected redirectFailed, got \(String(describing: error))", sourceLocation: sourceLocation)
+            throw RedirectTestError.unexpectedError
+        }
+        return failure
+    }
+
+    enum RedirectTestError: Error {
+        case unexpectedError
+    }
+
     /// A 3xx answer pointing at `location`.
     static func redirect(_ code: Int, to location: String) -> StubResponse {
         .status(HTTPResponse.Status(code: code), headers: ["Location": location])
@@ -35,10 +48,7 @@ struct RedirectPolicyTests {
     func maxHopsByDefault() async throws {
         let (client, transport) = makeClient(Self.hops)
         let error = await networkError { try await client.send(Request<Void>(path: "/hop/0")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .tooManyRedirects(limit: 5))
         #expect(transport.requests.count == 6)
         #expect(failure.urls.count == 6)
@@ -53,10 +63,7 @@ struct RedirectPolicyTests {
         configuration.redirectPolicy = RedirectPolicy(maxRedirects: 2)
         let client = LiveAPIClient(configuration: configuration)
         let error = await networkError { try await client.send(Request<Void>(path: "/hop/0")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .tooManyRedirects(limit: 2))
         #expect(transport.requests.count == 3)
 
@@ -90,10 +97,7 @@ struct RedirectPolicyTests {
             Self.redirect(302, to: request.path.hasSuffix("/a") ? "/v1/b" : "/v1/a")
         }
         let error = await networkError { try await client.send(Request<Void>(path: "/a")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .loop)
         #expect(transport.requests.count == 2)
         #expect(failure.urls.map(\.path) == ["/v1/a", "/v1/b", "/v1/a"])
@@ -167,10 +171,7 @@ struct RedirectPolicyTests {
             request.url?.scheme == "https" ? Self.redirect(302, to: "http://api.example.com/v1/plain") : .text("plain")
         }
         let error = await networkError { try await client.send(Request<Void>(path: "/secure")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .insecureRedirect)
         #expect(transport.requests.count == 1)
         #expect(error?.localizedDescription.contains("insecure") == true)
@@ -219,10 +220,7 @@ struct RedirectPolicyTests {
             path: "/upload", method: .post,
             requestBody: .stream(HTTPBody(chunks, length: .known(12), iterationBehavior: .single)))
         let error = await networkError { try await client.request(endpoint) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .bodyNotReplayable)
         #expect(transport.requests.count == 1)
         #expect(error?.localizedDescription.contains("redirected") == true)
@@ -245,10 +243,7 @@ struct RedirectPolicyTests {
     func invalidLocation(location: String) async throws {
         let (client, _) = makeClient { _ in Self.redirect(302, to: location) }
         let error = await networkError { try await client.send(Request<Void>(path: "/x")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         // HTTP field values lose their surrounding whitespace on the way in.
         #expect(failure.reason == .invalidLocation(location.trimmingCharacters(in: .whitespaces)))
     }
@@ -293,10 +288,7 @@ struct RedirectPolicyTests {
             request.path.hasSuffix("/a") ? Self.redirect(302, to: "HTTPS://API.example.com:443/v1/b") : Self.redirect(302, to: "/v1/a")
         }
         let error = await networkError { try await client.send(Request<Void>(path: "/a")) }
-        guard case .redirectFailed(let failure)? = error else {
-            Issue.record("expected redirectFailed, got \(String(describing: error))")
-            return
-        }
+        let failure = try redirectFailure(error)
         #expect(failure.reason == .loop)
         #expect(transport.requests.count == 2)
     }
