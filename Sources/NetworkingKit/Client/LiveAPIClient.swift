@@ -75,18 +75,29 @@ public struct LiveAPIClient: APIClient {
         let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
         options.maxResponseBodySize = limit
         options.redirectPolicy = Self.effectiveRedirectPolicy(options.redirectPolicy, client: configuration.redirectPolicy)
+        let callTimeout = options.callTimeout ?? configuration.callTimeout
+        options.callTimeout = callTimeout
+        let deadline = callTimeout.map { start + $0 }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
         logger[metadataKey: "request-id"] = "\(requestID)"
-        let context = RequestContext(options: options, requestID: requestID, logger: logger)
+        let context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
 
         do {
             try Task.checkCancellation()
-            let (response, responseBody) = try await chain.send(request, body, context)
-            guard (200..<300).contains(response.status.code) else {
-                throw try await failure(for: response, body: responseBody, request: summary, limit: limit)
+            let exchange: @Sendable () async throws -> (HTTPResponse, Data) = { [chain] in
+                let (response, responseBody) = try await chain.send(request, body, context)
+                guard (200..<300).contains(response.status.code) else {
+                    throw try await failure(for: response, body: responseBody, request: summary, limit: limit)
+                }
+                return (response, try await responseBody?.collect(upTo: limit) ?? Data())
             }
-            let data = try await responseBody?.collect(upTo: limit) ?? Data()
+            let (response, data) =
+                if let deadline {
+                    try await Self.run(exchange, before: deadline, request: summary)
+                } else {
+                    try await exchange()
+                }
             let value = try ResponseDecoding.decode(
                 type, from: data, response: response, method: request.method,
                 decoder: configuration.decoder, request: summary)
@@ -94,6 +105,25 @@ public struct LiveAPIClient: APIClient {
                 value: value, request: summary, response: response, data: data, duration: ContinuousClock.now - start)
         } catch {
             throw Self.normalize(error, request: summary)
+        }
+    }
+
+    /// Runs `operation`, or fails with ``NetworkError/timeout(_:)`` when `deadline` comes first;
+    /// the operation is then cancelled, which cancels whatever it was waiting for.
+    static func run<Result: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Result,
+        before deadline: ContinuousClock.Instant,
+        request: RequestSummary
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw NetworkError.timeout(request)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw NetworkError.timeout(request) }
+            return first
         }
     }
 

@@ -18,6 +18,9 @@ extension LiveAPIClient {
         public var defaultHeaders: [String: String]
         /// How long the transport may wait for the server, unless an endpoint says otherwise.
         public var timeout: Duration
+        /// The longest a whole call may take (every retry, token refresh and wait included), unless an
+        /// endpoint says otherwise; `nil` for no limit beyond ``timeout`` per attempt.
+        public var callTimeout: Duration?
         /// The largest response body accepted, unless an endpoint says otherwise; larger bodies fail
         /// with ``NetworkError/responseTooLarge(limit:request:)`` as soon as the limit is crossed.
         public var maxResponseBodySize: Int
@@ -40,6 +43,7 @@ extension LiveAPIClient {
             decoder: JSONDecoder = defaultDecoder(),
             defaultHeaders: [String: String] = [:],
             timeout: Duration = .seconds(60),
+            callTimeout: Duration? = nil,
             maxResponseBodySize: Int = defaultMaxResponseBodySize,
             redirectPolicy: RedirectPolicy = .default,
             errorBodyType: any ServerErrorBody.Type = APIErrorBody.self,
@@ -52,6 +56,7 @@ extension LiveAPIClient {
             self.decoder = decoder
             self.defaultHeaders = defaultHeaders
             self.timeout = timeout
+            self.callTimeout = callTimeout
             self.maxResponseBodySize = maxResponseBodySize
             self.redirectPolicy = redirectPolicy
             self.errorBodyType = errorBodyType

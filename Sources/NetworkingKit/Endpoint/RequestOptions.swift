@@ -32,6 +32,10 @@ public struct RequestOptions: Sendable {
     /// The largest response body this request accepts, or `nil` for the client's default.
     public var maxResponseBodySize: Int?
 
+    /// The longest the whole call may take, every retry, refresh and wait included, or `nil` for
+    /// the client's default. ``timeout`` bounds each attempt; this bounds them all.
+    public var callTimeout: Duration?
+
     /// How this request follows redirects, or `nil` for the client's policy. It replaces the
     /// client's policy, except for the client's ``RedirectPolicy/sensitiveHeaders``, which are
     /// always added to the endpoint's.
@@ -42,8 +46,13 @@ public struct RequestOptions: Sendable {
     ///   - timeout: The timeout, or `nil` for the client's default.
     ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
     ///   - redirectPolicy: The redirect policy, or `nil` for the client's.
-    public init(timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy? = nil) {
+    ///   - callTimeout: The limit for the whole call, or `nil` for the client's default.
+    public init(
+        timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy? = nil,
+        callTimeout: Duration? = nil
+    ) {
         self.timeout = timeout
+        self.callTimeout = callTimeout
         self.maxResponseBodySize = maxResponseBodySize
         self.redirectPolicy = redirectPolicy
     }

@@ -10,6 +10,9 @@ public struct RequestContext: Sendable {
     public let requestID: String
     /// The logger for this call; its metadata carries the request id.
     public var logger: Logger
+    /// When the whole call must be over (all attempts, refreshes and waits), or `nil` for no limit;
+    /// a middleware that would wait past it stops instead.
+    public var deadline: ContinuousClock.Instant?
 
     /// Creates a context.
     /// - Parameters:
@@ -17,10 +20,15 @@ public struct RequestContext: Sendable {
     ///   - attempt: The attempt number, starting at 1.
     ///   - requestID: The identifier of the logical call.
     ///   - logger: The logger to use.
-    public init(options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger) {
+    ///   - deadline: When the whole call must be over, if ever.
+    public init(
+        options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
+        deadline: ContinuousClock.Instant? = nil
+    ) {
         self.options = options
         self.attempt = attempt
         self.requestID = requestID
         self.logger = logger
+        self.deadline = deadline
     }
 }

@@ -7,10 +7,6 @@ import HTTPTypes
 struct RedirectFollower: Sendable {
     let transport: any HTTPTransport
 
-    /// The most bytes of a redirect's own body read (and dropped) so its connection can be reused;
-    /// a longer body is abandoned instead, which closes the connection.
-    private static let drainLimit = 16 * 1024
-
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
@@ -66,7 +62,7 @@ struct RedirectFollower: Sendable {
                 throw failure(.loop, target: target)
             }
 
-            await Self.discard(responseBody)
+            await HTTPBody.discard(responseBody)
             var hopContext = context
             if let deadline {
                 let remaining = ContinuousClock.now.duration(to: deadline)
@@ -109,12 +105,6 @@ struct RedirectFollower: Sendable {
             let host = url.host, !host.isEmpty
         else { return nil }
         return url
-    }
-
-    /// Reads a little of a redirect's body so the connection can be reused, then drops it.
-    private static func discard(_ body: HTTPBody?) async {
-        guard let body, body.bufferedData == nil else { return }
-        _ = try? await body.prefix(upTo: drainLimit)
     }
 
     /// A request as loop detection compares it: method, origin (default ports and letter case

@@ -1,0 +1,109 @@
+public import HTTPTypes
+import Logging
+
+/// Sends a request again after a transient failure: with backoff and jitter, honouring
+/// `Retry-After`, within a ``RetryBudget`` shared by the client's calls, and never past the call's
+/// deadline.
+///
+/// ```swift
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: url,
+///     middlewares: [RetryMiddleware(policy: .default)]
+/// ))
+/// ```
+///
+/// What is retried is ``RetryPolicy``'s to say; an endpoint can bring its own policy with
+/// ``RequestOptions/retryPolicy``. Each attempt runs the rest of the chain with
+/// ``RequestContext/attempt`` one higher. Waits run on the injected clock and jitter draws from
+/// the injected random source, so tests are exact; cancelling the task ends a wait at once.
+public struct RetryMiddleware: Middleware {
+    /// The policy for endpoints that do not bring their own.
+    public let policy: RetryPolicy
+    /// The budget that bounds this client's retries, or `nil` for none.
+    public let budget: RetryBudget?
+    private let clock: any Clock<Duration>
+    private let random: @Sendable () -> Double
+
+    /// Creates a retry middleware.
+    /// - Parameters:
+    ///   - policy: The default policy.
+    ///   - budget: The retry budget; share one instance between clients to bound them together.
+    ///   - clock: The clock that waits run on.
+    ///   - random: A source of values in `0..<1` for jitter.
+    public init(
+        policy: RetryPolicy = .default,
+        budget: RetryBudget? = RetryBudget(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.policy = policy
+        self.budget = budget
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Runs the rest of the chain, again while the answer is retryable and the rules allow.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let policy = context.options.retryPolicy ?? self.policy
+        let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
+        var context = context
+        var previousDelay = policy.baseDelay
+
+        while true {
+            let decision: RetryPolicy.Decision
+            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
+            do {
+                let (response, responseBody) = try await next(request, body, context)
+                outcome = .success((response, responseBody))
+                decision = policy.decision(status: response.status.code, headers: response.headerFields)
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw error }
+                outcome = .failure(error)
+                decision = policy.decision(for: error)
+            }
+
+            guard case .retry(let serverDelay) = decision else {
+                if case .success = outcome { budget?.recordSuccess() }
+                return try outcome.get()
+            }
+            let retry = context.attempt
+            let delay = serverDelay ?? policy.delay(forRetry: retry, previous: previousDelay, random: random)
+            guard mayRepeat, retry < policy.maxAttempts, !exceedsDeadline(delay, context: context),
+                budget?.withdrawForRetry() ?? true
+            else {
+                return try outcome.get()
+            }
+
+            if case .success((_, let abandoned)) = outcome {
+                await HTTPBody.discard(abandoned)
+            }
+            context.logger.debug(
+                "Retrying request",
+                metadata: [
+                    "attempt": "\(retry)", "delay-ms": "\(Int(delay.timeInterval * 1000))",
+                    "reason": "\(Self.reason(for: outcome))",
+                ])
+            try await clock.sleep(for: delay)
+            previousDelay = delay
+            context.attempt += 1
+        }
+    }
+
+    /// Whether waiting `delay` would end after the call's deadline, so the retry could not finish.
+    private func exceedsDeadline(_ delay: Duration, context: RequestContext) -> Bool {
+        guard let deadline = context.deadline else { return false }
+        return ContinuousClock.now + delay >= deadline
+    }
+
+    private static func reason(for outcome: Result<(HTTPResponse, HTTPBody?), any Error>) -> String {
+        switch outcome {
+        case .success((let response, _)): "status \(response.status.code)"
+        case .failure(let error): "\(error)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import NetworkingKit
+
+/// A clock whose sleeps return at once and are recorded, so a test of backoff sees the exact
+/// delays a middleware asked for without waiting for them.
+///
+/// ```swift
+/// let clock = ImmediateClock()
+/// let retry = RetryMiddleware(policy: policy, clock: clock, random: { 1 })
+/// // ... run a call that fails twice ...
+/// #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
+/// ```
+///
+/// Time moves forward by each sleep, so ``now`` reflects the waits; a sleep in a cancelled task
+/// throws `CancellationError` as a real clock's does.
+public final class ImmediateClock: Clock, Sendable {
+    /// A point in this clock's time: the total of the sleeps so far.
+    public struct Instant: InstantProtocol {
+        /// The time since the clock was created.
+        public var offset: Duration
+
+        /// Creates an instant at `offset` from the clock's start.
+        public init(offset: Duration = .zero) {
+            self.offset = offset
+        }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The duration from this instant to `other`.
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+    }
+
+    private struct State {
+        var now = Instant()
+        var sleeps: [Duration] = []
+    }
+
+    private let state = LockedState(State())
+
+    /// Creates a clock at its start.
+    public init() {}
+
+    /// The current instant: the start plus every sleep so far.
+    public var now: Instant {
+        state.withLock { $0.now }
+    }
+
+    /// Zero: sleeps are exact.
+    public var minimumResolution: Duration { .zero }
+
+    /// Every sleep asked for, in order.
+    public var sleeps: [Duration] {
+        state.withLock { $0.sleeps }
+    }
+
+    /// Records the sleep and moves time to `deadline` without waiting.
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        state.withLock { state in
+            state.sleeps.append(state.now.duration(to: deadline))
+            state.now = max(state.now, deadline)
+        }
+    }
+}
