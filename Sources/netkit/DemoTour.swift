@@ -49,6 +49,19 @@ struct DemoTour {
             for: Request<PixarFilm>(path: "/redirect/301", query: [URLQueryItem(name: "to", value: "/films/coco")]))
         detail("followed by the client's RedirectPolicy to \(moved.value.title) (\(moved.value.releaseYear))")
 
+        section("A flaky route, recovered", "GET /faults/status/503?times=2")
+        let resilient = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: transport.transport,
+                middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)))]))
+        let recovered = try await resilient.response(
+            for: Request<Data>(
+                path: "/faults/status/503",
+                query: [URLQueryItem(name: "key", value: "demo"), URLQueryItem(name: "times", value: "2")]))
+        let attempts = server.stats.snapshot.faultAttempts["demo"] ?? 0
+        detail("the server failed twice with 503; RetryMiddleware waited and tried again")
+        detail("\(attempts) attempts reached the server, the app saw one answer: \(recovered.response.status.code)")
+
         section("Create a todo", "POST /todos")
         let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
         let id = created.id ?? 0
