@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+
+/// What two requests must have in common to share one network call: everything that can change
+/// the answer.
+///
+/// - The method: only GET and HEAD are ever merged, and never with each other.
+/// - The URL: scheme and host compared without case (as URLs define them), path and query exactly.
+/// - Every header field sent, by lowercased name and exact value, except the ones the
+///   deduplicator was told to ignore (ids that differ on every call, such as `traceparent`).
+///   Headers are kept rather than picked from a list of "headers that vary the answer" because a
+///   list would miss an app's own credential header (`X-API-Key`) and merge two users' calls.
+///   Fields are ordered by name, keeping the order of repeated fields, which is significant.
+/// - The options that change the outcome below this middleware: timeout, response size limit and
+///   redirect policy. Other options come from the request that starts the call.
+///
+/// ## Why credentials are kept in clear
+///
+/// The key holds header values as they were sent, `Authorization` and `Cookie` included, not a
+/// hash of them. Only an exact comparison guarantees that two different credentials are never
+/// merged: a collision of an in-process hash (`Hasher` gives 64 bits) would hand one user's answer
+/// to another, and SHA-256 is not available without another dependency. Keeping them adds no
+/// exposure: the key lives only while the call is in flight, and for that time the request it was
+/// made from (held by the call and by each waiter) holds the very same values. The key is never
+/// logged, and its `description` and mirror leave the header values out.
+struct DeduplicationKey: Hashable, Sendable {
+    /// A header field, by its lowercased name.
+    struct Field: Hashable, Sendable {
+        let name: String
+        let value: String
+    }
+
+    let method: HTTPRequest.Method
+    let scheme: String?
+    let authority: String?
+    let path: String?
+    let fields: [Field]
+    let timeout: Duration?
+    let maxResponseBodySize: Int?
+    let redirectPolicy: RedirectPolicy?
+
+    /// The key of a request, or `nil` when the request must never share a call:
+    /// - its method is not GET or HEAD (the others are not safe: each call must reach the server);
+    /// - it has a body (the body's meaning in a GET is undefined, and a stream can be read once);
+    /// - its endpoint opted out with ``RequestOptions/allowsDeduplication``;
+    /// - it asks for a fresh answer with `Cache-Control: no-cache`, `no-store` or `max-age=0`, or
+    ///   `Pragma: no-cache`: a call that started before it may be answered before it was made.
+    init?(_ request: HTTPRequest, body: HTTPBody?, options: RequestOptions, ignoring ignoredHeaders: Set<HTTPField.Name>) {
+        guard request.method == .get || request.method == .head, body == nil, options.allowsDeduplication else {
+            return nil
+        }
+        var fields: [(index: Int, field: Field)] = []
+        fields.reserveCapacity(request.headerFields.count)
+        for (index, field) in request.headerFields.enumerated() {
+            if Self.asksForFreshAnswer(field) { return nil }
+            guard !ignoredHeaders.contains(field.name) else { continue }
+            fields.append((index, Field(name: field.name.canonicalName, value: field.value)))
+        }
+        // Sorted by name, then by position, so the order of different names does not matter and
+        // the order of repeated names does.
+        fields.sort { ($0.field.name, $0.index) < ($1.field.name, $1.index) }
+
+        self.method = request.method
+        self.scheme = request.scheme?.lowercased()
+        self.authority = request.authority?.lowercased()
+        self.path = request.path
+        self.fields = fields.map(\.field)
+        self.timeout = options.timeout
+        self.maxResponseBodySize = options.maxResponseBodySize
+        self.redirectPolicy = options.redirectPolicy
+    }
+
+    /// Whether a field is a request directive that forbids answering from anything but a call of
+    /// this request's own.
+    private static func asksForFreshAnswer(_ field: HTTPField) -> Bool {
+        switch field.name.canonicalName {
+        case "cache-control":
+            return field.value.split(separator: ",").contains { directive in
+                let parts = directive.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }
+                let name = parts.first ?? ""
+                let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+                return name == "no-cache" || name == "no-store" || (name == "max-age" && argument == "0")
+            }
+        case "pragma":
+            return field.value.lowercased().contains("no-cache")
+        default:
+            return false
+        }
+    }
+}
+
+extension DeduplicationKey: CustomStringConvertible, CustomReflectable {
+    /// `GET https://api.example.com/v1/films (3 header fields)`: no header values, which may be
+    /// credentials.
+    var description: String {
+        "\(method) \(scheme ?? "")://\(authority ?? "")\(path ?? "") (\(fields.count) header fields)"
+    }
+
+    /// Without children, so that `dump` cannot print header values either.
+    var customMirror: Mirror {
+        Mirror(self, children: [], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,151 @@
+public import Foundation
+public import HTTPTypes
+
+/// A middleware that lets identical GET and HEAD requests in flight at the same time share one
+/// network call: when a view appears twice, or a user switches tabs quickly, the server is asked
+/// once and every caller gets the answer.
+///
+/// ```swift
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: url,
+///     middlewares: [authentication, RequestDeduplicator(), RetryMiddleware()]
+/// ))
+/// ```
+///
+/// Place it after the authentication middleware (`AuthenticationMiddleware`), so that it sees the
+/// credential really sent, and before cache and retry, so that one shared call is looked up,
+/// cached and retried once for everyone.
+///
+/// ## What is shared
+///
+/// Requests share a call only when everything that can change the answer is the same: the
+/// method, the URL, every header field (so requests with different credentials, `Accept` or
+/// `Accept-Language` never do) except ``ignoredHeaders``, and the timeout, size limit and redirect
+/// policy of their options. These are never merged and go down the chain as they are:
+/// - methods other than GET and HEAD, which may change the server's state;
+/// - requests with a body;
+/// - requests whose `Cache-Control` says `no-cache`, `no-store` or `max-age=0`, or with
+///   `Pragma: no-cache`: they ask for an answer produced for them;
+/// - endpoints that opt out with ``RequestOptions/allowsDeduplication``.
+///
+/// The shared call runs with the request and ``RequestContext`` of the caller that started it
+/// (its request id, its logger, its other options). Its response body is read once into memory,
+/// bounded by ``RequestOptions/maxResponseBodySize`` (a larger body fails every caller with the
+/// same ``NetworkError/responseTooLarge(limit:request:)``), and each caller gets a body of its
+/// own over those bytes. Of a failed response (not 2xx) only as much body is kept as the client
+/// reads for its error (``HTTPFailure/maxBodyCopy``). Errors are shared too. A caller arriving
+/// after the call ended starts a new one: nothing is kept once it ends, which is the cache's job.
+///
+/// ## Cancellation
+///
+/// Cancelling one caller does not cancel the call for the others: that caller is removed at once
+/// and throws ``NetworkError/cancelled``. When the last caller is cancelled, the call is cancelled.
+/// One exception in timing: the caller that started the call lends it the rest of its middleware
+/// chain, which it may not hand on beyond its own ``Middleware/intercept(_:body:context:next:)``;
+/// if it is cancelled while others still wait, it stops counting as a waiter at once, but throws
+/// only when the call has ended.
+///
+/// One instance keeps one table of calls in flight; give each client its own unless clients
+/// should share calls.
+public final class RequestDeduplicator: Middleware {
+    /// Header fields left out of the comparison by default: the ids that logging and tracing give
+    /// each call (`X-Request-ID`, `X-Correlation-ID`, W3C `traceparent` / `tracestate`, Zipkin B3),
+    /// which do not change the answer but would otherwise stop any two calls from being merged.
+    ///
+    /// The shared call sends the values of the caller that started it.
+    public static let defaultIgnoredHeaders: Set<HTTPField.Name> = Set(
+        [
+            "x-request-id", "x-correlation-id", "traceparent", "tracestate",
+            "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags",
+        ].compactMap { HTTPField.Name($0) })
+
+    /// Header fields that requests may differ in and still share a call.
+    public let ignoredHeaders: Set<HTTPField.Name>
+
+    private let responses = InFlightCalls<DeduplicationKey, SharedResponse>()
+    private let values = InFlightCalls<String, Data>()
+
+    /// Creates a deduplicator.
+    /// - Parameter ignoredHeaders: Header fields that do not change the answer, so requests that
+    ///   differ only in them may share a call. Never put a credential here: requests with
+    ///   different credentials would then share one answer.
+    public init(ignoredHeaders: Set<HTTPField.Name> = RequestDeduplicator.defaultIgnoredHeaders) {
+        self.ignoredHeaders = ignoredHeaders
+    }
+
+    /// Sends the request, or waits for the identical request already in flight and returns a copy
+    /// of its answer.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders) else {
+            return try await next(request, body, context)
+        }
+        let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        // The call runs in a task of its own so that it survives this caller's cancellation;
+        // `InFlightCalls` does not return before that task has ended, which is what makes
+        // lending it the non-escaping `next` sound.
+        let shared = try await withoutActuallyEscaping(next) { next in
+            try await responses.value(for: key, borrowsFromCaller: true) {
+                let (response, responseBody) = try await next(request, nil, context)
+                return SharedResponse(
+                    response: response, body: try await Self.buffer(responseBody, of: response, limit: limit))
+            }
+        }
+        // A body per caller: each may read it, once or more, without taking bytes from another.
+        return (shared.response, shared.body.map { HTTPBody($0) })
+    }
+
+    /// Runs `operation`, or waits for the one already running under `key` and returns its result:
+    /// the seed's shape, for work that is not a request through the middleware chain.
+    ///
+    /// ```swift
+    /// let data = try await deduplicator.deduplicate(key: "films") {
+    ///     try await loadFilmsData()
+    /// }
+    /// ```
+    ///
+    /// The rules are the middleware's: errors are shared, a cancelled caller throws
+    /// ``NetworkError/cancelled`` at once, and the operation is cancelled when its last caller is.
+    /// These keys are kept apart from the middleware's requests.
+    /// - Parameters:
+    ///   - key: Identifies the work; calls with equal keys in flight at the same time share one run.
+    ///   - operation: The work, run in a task of its own.
+    /// - Returns: What the shared run of `operation` returned.
+    public func deduplicate(key: String, operation: @escaping @Sendable () async throws -> Data) async throws -> Data {
+        try await values.value(for: key, borrowsFromCaller: false, operation: operation)
+    }
+
+    /// The number of shared calls in flight, for tests and diagnostics.
+    package var inFlightCount: Int {
+        responses.callCount + values.callCount
+    }
+
+    /// The number of callers waiting for a shared call, for tests and diagnostics.
+    package var waiterCount: Int {
+        responses.waiterCount + values.waiterCount
+    }
+
+    /// Reads a response body once, for every caller.
+    ///
+    /// A successful answer is read in full up to `limit`, as the client would. Of a failed one
+    /// the client keeps only a bounded copy (``HTTPFailure/maxBodyCopy``) and never fails for its
+    /// size, so neither does this: it keeps one byte more than that copy, so that the client can
+    /// still tell the copy was cut.
+    private static func buffer(_ body: HTTPBody?, of response: HTTPResponse, limit: Int) async throws -> Data? {
+        guard let body else { return nil }
+        guard (200..<300).contains(response.status.code) else {
+            return try await body.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy) + 1).data
+        }
+        return try await body.collect(upTo: limit)
+    }
+}
+
+/// A response whose body has been read, so that every caller can be given a copy.
+private struct SharedResponse: Sendable {
+    let response: HTTPResponse
+    let body: Data?
+}
