@@ -62,6 +62,20 @@ struct DemoTour {
         detail("the server failed twice with 503; RetryMiddleware waited and tried again")
         detail("\(attempts) attempts reached the server, the app saw one answer: \(recovered.response.status.code)")
 
+        section("Identical calls in flight, coalesced", "5 x GET /faults/delay/200")
+        let coalescing = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: transport.transport, middlewares: [RequestDeduplicator()]))
+        let answers = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<5 {
+                group.addTask { try await coalescing.send(Request<Data>(path: "/faults/delay/200")) }
+            }
+            return try await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        let upstream = server.stats.count("GET /faults/delay/{ms}")
+        detail("5 callers asked at once; RequestDeduplicator sent \(upstream) request and gave each the answer")
+        detail("\(Set(answers).count == 1 ? "all 5 answers are equal" : "the answers differ?")")
+
         section("Create a todo", "POST /todos")
         let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
         let id = created.id ?? 0
