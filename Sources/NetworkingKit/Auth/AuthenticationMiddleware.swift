@@ -1,0 +1,124 @@
+public import HTTPTypes
+import Logging
+
+/// Whether ``AuthenticationMiddleware`` sends a credential with a request.
+private enum RequiresAuthenticationKey: RequestOptionKey {
+    static let defaultValue = true
+}
+
+extension RequestOptions {
+    /// Whether ``AuthenticationMiddleware`` adds the `Authorization` header to this request and
+    /// refreshes the token when it is refused; `true` by default.
+    ///
+    /// Turn it off for endpoints that must go without the user's credential: signing in,
+    /// refreshing the token (which would otherwise wait for itself), public resources.
+    ///
+    /// ```swift
+    /// var options: RequestOptions {
+    ///     var options = RequestOptions()
+    ///     options.requiresAuthentication = false
+    ///     return options
+    /// }
+    /// ```
+    public var requiresAuthentication: Bool {
+        get { self[RequiresAuthenticationKey.self] }
+        set { self[RequiresAuthenticationKey.self] = newValue }
+    }
+}
+
+/// Adds `Authorization: Bearer …` to each request, and on a 401 sends the request once more with
+/// a refreshed token (the seeds' `AuthInterceptor` and `AuthenticationInterceptor`).
+///
+/// ```swift
+/// let refresher = TokenRefresher(store: store) { token in try await authAPI.refresh(token) }
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: url,
+///     middlewares: [logging, AuthenticationMiddleware(tokenProvider: refresher), deduplication, cache, retry]
+/// ))
+/// ```
+///
+/// Place it outside (before) de-duplication and caching, so that both see the credential that
+/// was really sent and one user's answer never reaches another; and outside retry, so that a
+/// retried attempt reuses the token instead of refreshing per attempt.
+///
+/// For each request it:
+/// 1. sends it as it is when the endpoint opted out (``RequestOptions/requiresAuthentication``),
+///    when it already carries an `Authorization` header, when it is sent by a token refresh, or
+///    when there is no token;
+/// 2. otherwise adds the provider's ``TokenProvider/validToken()``, which may refresh an
+///    expiring token first;
+/// 3. on a 401, asks the provider for a replacement (``TokenProvider/token(replacing:)``: one
+///    refresh for all concurrent callers, no refresh for a token already replaced) and sends the
+///    request again with it, once, with ``RequestContext/attempt`` one higher.
+///
+/// The 401 itself is the answer when there is no replacement, when the replacement would be the
+/// same token, or when the request's body is a one-shot stream that the first attempt consumed.
+/// A refresh that fails fails the call with the refresh's error.
+public struct AuthenticationMiddleware: Middleware {
+    /// Where tokens come from; usually a ``TokenRefresher``.
+    public let tokenProvider: any TokenProvider
+
+    /// Creates the middleware.
+    /// - Parameter tokenProvider: Where tokens come from; usually a ``TokenRefresher``.
+    public init(tokenProvider: any TokenProvider) {
+        self.tokenProvider = tokenProvider
+    }
+
+    /// Sends the request with the current token, and once more with a new one after a 401.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        // A credential the endpoint set itself is the endpoint's business: it is neither replaced
+        // nor refreshed. A refresh's own request goes through as it is (see RefreshScope).
+        guard context.options.requiresAuthentication, request.headerFields[.authorization] == nil,
+            !RefreshScope.isRefreshing
+        else {
+            return try await next(request, body, context)
+        }
+        guard let token = try await tokenProvider.validToken() else {
+            return try await next(request, body, context)
+        }
+        let (response, responseBody) = try await next(Self.authorize(request, with: token), body, context)
+        guard response.status == .unauthorized else {
+            return (response, responseBody)
+        }
+        if let body, !body.isReplayable {
+            return (response, responseBody)
+        }
+
+        // The refusal is read now (it is small): it is the call's answer if no new token comes,
+        // and its connection is free again while the refresh runs.
+        let refusal = try await Self.buffered(responseBody)
+        guard let fresh = try await tokenProvider.token(replacing: token), fresh.accessToken != token.accessToken else {
+            return (response, refusal)
+        }
+        var replayContext = context
+        replayContext.attempt += 1
+        context.logger.debug(
+            "Token refused; sending again with a new token",
+            metadata: ["attempt": "\(replayContext.attempt)"])
+        return try await next(Self.authorize(request, with: fresh), body, replayContext)
+    }
+
+    /// `request` with the token in its `Authorization` header.
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` when the token holds a CR, LF or other
+    ///   control character, instead of letting swift-http-types quietly rewrite it.
+    private static func authorize(_ request: HTTPRequest, with token: AuthToken) throws -> HTTPRequest {
+        let value = token.authorizationValue
+        try HeaderValidation.validate(value: value, of: "Authorization")
+        var request = request
+        request.headerFields[.authorization] = value
+        return request
+    }
+
+    /// A refused response's body, read into memory up to the bounded copy an error keeps, plus
+    /// one byte so that the client still sees a longer body as truncated.
+    private static func buffered(_ body: HTTPBody?) async throws -> HTTPBody? {
+        guard let body, body.bufferedData == nil else { return body }
+        let copy = try await body.prefix(upTo: HTTPFailure.maxBodyCopy + 1)
+        return HTTPBody(copy.data)
+    }
+}

@@ -1,0 +1,162 @@
+import DemoAPI
+import Foundation
+import NetworkingKit
+import Testing
+
+/// Sign-in, single-flight refresh and sign-out against DemoAPI's rotating token routes, counted by
+/// its stats: what really reached the server.
+@Suite("Auth against DemoAPI")
+struct AuthIntegrationTests {
+    struct Me: Decodable, Sendable {
+        let username: String
+        let displayName: String
+    }
+
+    static let me = Request<Me>(path: "/me")
+
+    /// Counts the auth manager's sign-out callbacks and keeps their errors.
+    final class SignOuts: Sendable {
+        private let errors = LockedState<[String]>([])
+        var count: Int { errors.withLock { $0.count } }
+        var handler: TokenRefresher.SignOutHandler { { error in self.errors.withLock { $0.append("\(error)") } } }
+    }
+
+    /// An auth manager over a plain client of its own, and the app's client carrying its middleware.
+    static func session(
+        _ server: DemoServer, _ kind: TransportKind, routes: AuthManager.Routes = AuthManager.Routes(),
+        signOuts: SignOuts = SignOuts()
+    ) -> (AuthManager, LiveAPIClient) {
+        let manager = AuthManager(client: makeClient(server, kind), routes: routes, onSignOut: signOuts.handler)
+        let api = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: kind.transport, middlewares: [manager.middleware]))
+        return (manager, api)
+    }
+
+    /// Refreshes held open on the server so that concurrent callers overlap with them.
+    static let slowRefresh = AuthManager.Routes(refreshQuery: [URLQueryItem(name: "delay_ms", value: "300")])
+
+    /// Makes woody's current access token expire now on the server (the refresh token stays valid).
+    static func expireAccessToken(_ server: DemoServer, _ kind: TransportKind) async throws {
+        try await makeClient(server, kind).send(
+            Request<Void>(path: "/auth/expire", method: .post, query: [URLQueryItem(name: "username", value: "woody")]))
+    }
+
+    @Test("login through the auth manager, /me with the bearer token, logout", arguments: TransportKind.allCases)
+    func loginAndLogout(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let (manager, api) = Self.session(server, kind)
+            let anonymous = await networkError { _ = try await api.send(Self.me) }
+            #expect(anonymous?.statusCode == 401)
+
+            let token = try await manager.login(username: "buzz", password: "infinity")
+            #expect(token.refreshToken != nil)
+            #expect(token.expiresAt.map { $0 > Date() } == true)
+            let me = try await api.send(Self.me)
+            #expect(me.username == "buzz")
+            #expect(me.displayName == "Buzz Lightyear")
+
+            try await manager.logout()
+            #expect(try await manager.isAuthenticated == false)
+            let afterLogout = await networkError { _ = try await api.send(Self.me) }
+            #expect(afterLogout?.statusCode == 401)
+            #expect(server.stats.snapshot.logins == 1)
+            #expect(server.stats.snapshot.refreshes == 0)
+        }
+    }
+
+    @Test("wrong credentials: unauthorized, no session", arguments: TransportKind.allCases)
+    func wrongCredentials(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let (manager, _) = Self.session(server, kind)
+            let error = await networkError { try await manager.login(username: "woody", password: "sid") }
+            guard case .unauthorized(let failure)? = error else {
+                Issue.record("expected unauthorized, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.serverMessage == "Wrong username or password.")
+            let authenticated = try await manager.isAuthenticated
+            #expect(!authenticated)
+        }
+    }
+
+    @Test("20 concurrent calls with an expired token: one refresh, all 20 succeed", arguments: TransportKind.allCases)
+    func concurrentCallsShareOneRefresh(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let (manager, api) = Self.session(server, kind, routes: Self.slowRefresh)
+            let first = try await manager.login(username: "woody", password: "andy")
+            try await Self.expireAccessToken(server, kind)
+
+            let names = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await api.send(Self.me).username }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+
+            #expect(names == Array(repeating: "woody", count: 20))
+            #expect(server.stats.snapshot.refreshes == 1)
+            let current = try #require(try await manager.refresher.token())
+            #expect(current.accessToken != first.accessToken)
+            #expect(current.refreshToken != first.refreshToken)
+            // The rotated token keeps working, with no further refresh.
+            #expect(try await api.send(Self.me).username == "woody")
+            #expect(server.stats.snapshot.refreshes == 1)
+        }
+    }
+
+    @Test("a refused refresh: every waiting call gets the same error, sign-out fires once", arguments: TransportKind.allCases)
+    func refusedRefresh(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let signOuts = SignOuts()
+            let (manager, api) = Self.session(server, kind, routes: Self.slowRefresh, signOuts: signOuts)
+            try await manager.login(username: "woody", password: "andy")
+            // Woody signs in on another device: the server replaces his session, so both tokens
+            // this manager holds are refused from now on.
+            try await AuthManager(client: makeClient(server, kind)).login(username: "woody", password: "andy")
+
+            let errors = await withTaskGroup(of: NetworkError?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { await networkError { _ = try await api.send(Self.me) } }
+                }
+                return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
+            }
+
+            #expect(errors.count == 10)
+            for error in errors {
+                guard case .unauthorized(let failure)? = error else {
+                    Issue.record("expected unauthorized, got \(String(describing: error))")
+                    continue
+                }
+                // The refresh's refusal, not each call's own 401 from /me.
+                #expect(failure.request.url?.path == "/auth/refresh")
+                #expect(failure.serverMessage == "The refresh token is invalid, expired or already used.")
+            }
+            #expect(Set(errors.map { String(describing: $0) }).count == 1)
+            #expect(signOuts.count == 1)
+            #expect(server.stats.snapshot.refreshes == 1)
+            #expect(try await manager.isAuthenticated == false)
+
+            // Signed out: a later call is refused without another refresh or sign-out.
+            let later = await networkError { _ = try await api.send(Self.me) }
+            #expect(later?.statusCode == 401)
+            #expect(server.stats.snapshot.refreshes == 1)
+            #expect(signOuts.count == 1)
+        }
+    }
+
+    @Test("a token about to expire is refreshed before it is sent", arguments: TransportKind.allCases)
+    func proactiveRefresh(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            // A 30-second token is inside the default 60-second margin from the start.
+            let routes = AuthManager.Routes(loginQuery: [URLQueryItem(name: "ttl", value: "30")])
+            let (manager, api) = Self.session(server, kind, routes: routes)
+            let first = try await manager.login(username: "woody", password: "andy")
+
+            #expect(try await api.send(Self.me).username == "woody")
+            #expect(server.stats.snapshot.refreshes == 1)
+            #expect(try await manager.refresher.token()?.accessToken != first.accessToken)
+            #expect(server.stats.count("GET /me") == 1)  // sent once, with the new token
+        }
+    }
+}
