@@ -3,6 +3,12 @@ import ExampleServices
 import Foundation
 import NetworkingKit
 
+/// What `GET /me` answers.
+private struct Profile: Decodable, Sendable {
+    let username: String
+    let displayName: String
+}
+
 /// The steps of `netkit demo`, each a call an app would make, printed so a person can follow.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoTour {
@@ -75,6 +81,25 @@ struct DemoTour {
         let upstream = server.stats.count("GET /faults/delay/{ms}")
         detail("5 callers asked at once; RequestDeduplicator sent \(upstream) request and gave each the answer")
         detail("\(Set(answers).count == 1 ? "all 5 answers are equal" : "the answers differ?")")
+
+        section("Sign in, then an expired token refreshed once for 5 calls", "POST /auth/login, GET /me")
+        let auth = AuthManager(client: LiveAPIClient(baseURL: server.baseURL, transport: transport.transport))
+        let signedIn = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: transport.transport, middlewares: [auth.middleware]))
+        _ = try await auth.login(username: "woody", password: "andy")
+        let me = try await signedIn.send(Request<Profile>(path: "/me"))
+        detail("signed in as \(me.displayName); AuthenticationMiddleware adds the Bearer token")
+        // The server expires the token behind the app's back; the next calls all get 401 at first.
+        try await client.send(Request<Void>(path: "/auth/expire", method: .post, query: [URLQueryItem(name: "username", value: "woody")]))
+        let profiles = try await withThrowingTaskGroup(of: Profile.self) { group in
+            for _ in 0..<5 {
+                group.addTask { try await signedIn.send(Request<Profile>(path: "/me")) }
+            }
+            return try await group.reduce(into: [Profile]()) { $0.append($1) }
+        }
+        detail("5 calls met an expired token: \(server.stats.snapshot.refreshes) refresh, then all \(profiles.count) succeeded")
+        try await auth.logout()
 
         section("Create a todo", "POST /todos")
         let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
