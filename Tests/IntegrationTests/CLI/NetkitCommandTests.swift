@@ -231,7 +231,10 @@ struct NetkitCommandTests {
     func demo() async throws {
         let run = try await Self.netkit(["demo"])
         #expect(run.status == 0, "\(run.error)")
-        for expected in ["List the films", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed", "Done:"] {
+        for expected in [
+            "List the films", "Follow a redirect", "3 attempts reached the server", "RequestDeduplicator sent 1 request",
+            "1 refresh, then all 5 succeeded", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed", "Done:",
+        ] {
             #expect(run.output.contains(expected), "missing \(expected)")
         }
     }
