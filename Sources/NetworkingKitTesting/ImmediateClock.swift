@@ -10,8 +10,9 @@ import NetworkingKit
 /// #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
 /// ```
 ///
-/// Time moves forward by each sleep, so ``now`` reflects the waits; a sleep in a cancelled task
-/// throws `CancellationError` as a real clock's does.
+/// Time stands still: ``now`` never moves, so each sleep, even among concurrent ones, is recorded
+/// as exactly the duration asked for. A sleep in a cancelled task throws `CancellationError` as a
+/// real clock's does.
 public final class ImmediateClock: Clock, Sendable {
     /// A point in this clock's time: the total of the sleeps so far.
     public struct Instant: InstantProtocol {
@@ -40,7 +41,6 @@ public final class ImmediateClock: Clock, Sendable {
     }
 
     private struct State {
-        var now = Instant()
         var sleeps: [Duration] = []
     }
 
@@ -49,9 +49,9 @@ public final class ImmediateClock: Clock, Sendable {
     /// Creates a clock at its start.
     public init() {}
 
-    /// The current instant: the start plus every sleep so far.
+    /// The current instant, which never moves.
     public var now: Instant {
-        state.withLock { $0.now }
+        Instant()
     }
 
     /// Zero: sleeps are exact.
@@ -62,12 +62,9 @@ public final class ImmediateClock: Clock, Sendable {
         state.withLock { $0.sleeps }
     }
 
-    /// Records the sleep and moves time to `deadline` without waiting.
+    /// Records the sleep, from ``now`` to `deadline`, and returns at once.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        state.withLock { state in
-            state.sleeps.append(state.now.duration(to: deadline))
-            state.now = max(state.now, deadline)
-        }
+        state.withLock { $0.sleeps.append(now.duration(to: deadline)) }
     }
 }

@@ -174,8 +174,9 @@ public final class AuthManager: Sendable {
         do {
             answer = try JSONDecoder().decode(TokenResponse.self, from: response.value)
         } catch {
+            // No snippet of the body: it may hold live tokens, and an error ends up in logs.
             throw NetworkError.decodingFailed(
-                DecodingFailure(decoding: TokenResponse.self, from: response.value, error: error, request: response.request))
+                DecodingFailure(decoding: TokenResponse.self, from: Data(), error: error, request: response.request))
         }
         return AuthToken(
             accessToken: answer.accessToken,

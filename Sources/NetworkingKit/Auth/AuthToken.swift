@@ -11,7 +11,7 @@ public import Foundation
 /// The expiry is a wall-clock `Date`, not a monotonic instant, because a stored token outlives the
 /// process that received it. Its `description` leaves the secrets out, so a token that ends up in
 /// a log line or a test failure does not leak.
-public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// The credential sent with each request.
     public var accessToken: String
     /// The credential that obtains a new access token, or `nil` when the server issued none; a
@@ -71,6 +71,12 @@ public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible {
         var parts = [tokenType.isEmpty ? "Bearer" : tokenType, refreshToken == nil ? "not refreshable" : "refreshable"]
         if let expiresAt { parts.append("expires \(expiresAt.formatted(.iso8601))") }
         return "AuthToken(\(parts.joined(separator: ", ")))"
+    }
+
+    /// No children: `dump` and test failure output walk a value's stored properties, which would
+    /// print the secrets that ``description`` leaves out.
+    public var customMirror: Mirror {
+        Mirror(self, children: [], displayStyle: .struct)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -69,7 +69,7 @@ public struct AuthenticationMiddleware: Middleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         // A credential the endpoint set itself is the endpoint's business: it is neither replaced
         // nor refreshed. A refresh's own request goes through as it is (see RefreshScope).

@@ -64,6 +64,9 @@ public actor TokenRefresher: TokenProvider {
     /// The store is read once; after that the current token lives here and changes are written
     /// through, so that sending a request never waits for a file or the Keychain.
     private var cache = Cache.unloaded
+    /// When the current token arrived (a sign-in or a refresh in this process), so that its
+    /// lifetime is known; `nil` for a token read from the store.
+    private var receivedAt: Date?
     private var loading: Task<AuthToken?, any Error>?
     private var inFlight: SharedRefresh?
     private var history = RefreshHistory()
@@ -128,14 +131,35 @@ public actor TokenRefresher: TokenProvider {
     public func validToken() async throws -> AuthToken? {
         let token = try await current()
         // A refresh under way is about to replace the token (and, with rotation, invalidate it).
-        if let inFlight { return try await Self.outcome(of: inFlight) }
-        guard let token, token.refreshToken != nil, token.expires(within: refreshMargin, of: now()) else {
+        if let inFlight { return try await outcome(of: inFlight, fallingBackTo: token) }
+        guard let token, token.refreshToken != nil, token.expires(within: proactiveMargin(for: token), of: now()) else {
             return token
         }
         // A full refresh window leaves the token as it is: it may still be accepted, and if not,
         // the 401 is the call's answer.
         guard let operation = startRefresh(from: token) else { return token }
-        return try await Self.outcome(of: operation)
+        return try await outcome(of: operation, fallingBackTo: token)
+    }
+
+    /// A refresh's token; when the refresh failed for a passing reason (a lost connection, an
+    /// overloaded server) and `fallback` has not expired yet, `fallback`, which the server may
+    /// still accept: an early refresh that fails must not fail calls that would have worked.
+    private func outcome(of operation: SharedRefresh, fallingBackTo fallback: AuthToken?) async throws -> AuthToken? {
+        do {
+            return try await Self.outcome(of: operation)
+        } catch where !Self.endsSession(error) {
+            guard let fallback, !fallback.expires(within: .zero, of: now()) else { throw error }
+            return fallback
+        }
+    }
+
+    /// How close to its expiry a token is refreshed ahead: ``refreshMargin``, but at most half of
+    /// the token's lifetime when it is known, so that a token living no longer than the margin
+    /// is not refreshed on every call.
+    private func proactiveMargin(for token: AuthToken) -> Duration {
+        guard let receivedAt, let expiresAt = token.expiresAt else { return refreshMargin }
+        let halfLife = max(0, expiresAt.timeIntervalSince(receivedAt) / 2)
+        return min(refreshMargin, .milliseconds(Int64(min(halfLife, 1e9) * 1000)))
     }
 
     /// A token to send a request again with, after the server refused `rejected` with a 401.
@@ -162,12 +186,22 @@ public actor TokenRefresher: TokenProvider {
     ///   the refresh's error.
     public func refresh() async throws -> AuthToken {
         let current = try await current()
-        if let inFlight { return try await inFlight.value() }
+        if let inFlight { return try await Self.value(of: inFlight) }
         guard let current, current.refreshToken != nil else { throw AuthenticationError.notAuthenticated }
         guard let operation = startRefresh(from: current) else {
             throw AuthenticationError.refreshWindowExceeded(refreshWindow)
         }
-        return try await operation.value()
+        return try await Self.value(of: operation)
+    }
+
+    /// A shared refresh's token, for callers that want one: a session replaced meanwhile is
+    /// ``AuthenticationError/notAuthenticated`` when no token replaced it.
+    private static func value(of operation: SharedRefresh) async throws -> AuthToken {
+        do {
+            return try await operation.value()
+        } catch is SessionEnded {
+            throw AuthenticationError.notAuthenticated
+        }
     }
 
     /// How many callers wait for the refresh under way (0 when none runs), so that a test can let a
@@ -203,12 +237,13 @@ public actor TokenRefresher: TokenProvider {
             // The app signed in or out while the refresh ran: its answer belongs to a session that
             // is over, and the waiting calls go on with the session that replaced it.
             let replacement = cachedToken.map { Result<AuthToken, any Error>.success($0) }
-            operation.finish(with: replacement ?? .failure(AuthenticationError.notAuthenticated))
+            operation.finish(with: replacement ?? .failure(SessionEnded()))
             return
         }
         switch result {
         case .success(let token):
             cache = .loaded(token)
+            receivedAt = now()
             // Stored before the callers go on, so that a refresh that has returned is also on disk
             // (new callers meanwhile already get the token from memory). The server has already
             // replaced the old tokens, so a failed write must not fail the calls: the new token
@@ -235,14 +270,19 @@ public actor TokenRefresher: TokenProvider {
         return (400..<500).contains(status) && status != 408 && status != 429
     }
 
-    /// A shared refresh's token; `nil` when the session ended while it ran.
+    /// A shared refresh's token; `nil` when the session ended (a sign-out) while it ran. Any
+    /// other error, an ``AuthenticationError`` thrown by the refresh included, is the refresh's
+    /// answer and reaches every caller the same.
     private static func outcome(of operation: SharedRefresh) async throws -> AuthToken? {
         do {
             return try await operation.value()
-        } catch is AuthenticationError {
+        } catch is SessionEnded {
             return nil
         }
     }
+
+    /// The session a refresh was for ended while it ran, and none replaced it.
+    private struct SessionEnded: Error {}
 
     // MARK: - Storage
 
@@ -253,6 +293,7 @@ public actor TokenRefresher: TokenProvider {
 
     private func replaceSession(with token: AuthToken?) {
         cache = .loaded(token)
+        receivedAt = token == nil ? nil : now()
         session += 1
     }
 

@@ -39,7 +39,6 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private enum Admission {
         case cancelled
         case joined
-        case started(Task<Void, Never>)
     }
 
     private let state = LockedState(State())
@@ -61,47 +60,29 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// cancel it for the others.
     /// - Parameters:
     ///   - key: Identifies the call.
-    ///   - borrowsFromCaller: Whether `operation` captures what is valid only while this function
-    ///     runs (a middleware's non-escaping `next`, made escapable with
-    ///     `withoutActuallyEscaping`). If so, this function does not return before a call it
-    ///     started has ended: a starter that is cancelled stops counting as a waiter at once (when
-    ///     the others leave too, the call is cancelled) but returns only when the call has ended.
     ///   - operation: Makes the call.
     /// - Throws: The call's error, or ``NetworkError/cancelled`` when the calling task is cancelled.
     func value(
         for key: Key,
-        borrowsFromCaller: Bool,
         operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let waiter = state.withLock { $0.makeID() }
-        var startedCall: Task<Void, Never>?
-        let outcome: Result<Value, any Error>
-        do {
-            let value = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    startedCall = join(key, waiter: waiter, continuation: continuation, operation: operation)
-                }
-            } onCancel: {
-                leave(key, waiter: waiter)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                join(key, waiter: waiter, continuation: continuation, operation: operation)
             }
-            outcome = .success(value)
-        } catch {
-            outcome = .failure(error)
+        } onCancel: {
+            leave(key, waiter: waiter)
         }
-        if borrowsFromCaller {
-            await startedCall?.value
-        }
-        return try outcome.get()
     }
 
     /// Adds the waiter to the call for `key`, starting the call if there is none.
-    /// - Returns: The task of the call, if this waiter started it.
     private func join(
         _ key: Key,
         waiter: UInt64,
         continuation: Waiter,
         operation: @escaping @Sendable () async throws -> Value
-    ) -> Task<Void, Never>? {
+    ) {
         let admission = state.withLock { state -> Admission in
             // Cancellation sets the task's flag before it runs the handler (`leave`), and both
             // take this lock: either `leave` finds this waiter in the table, or this check sees
@@ -116,16 +97,10 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             // happened to start it, as long as anyone else still waits for it.
             let task = Task { await self.run(operation, key: key, call: id) }
             state.calls[key] = Call(id: id, task: task, waiters: [waiter: continuation])
-            return .started(task)
+            return .joined
         }
-        switch admission {
-        case .cancelled:
+        if admission == .cancelled {
             continuation.resume(throwing: NetworkError.cancelled)
-            return nil
-        case .joined:
-            return nil
-        case .started(let task):
-            return task
         }
     }
 

@@ -38,12 +38,9 @@ public import HTTPTypes
 ///
 /// ## Cancellation
 ///
-/// Cancelling one caller does not cancel the call for the others: that caller is removed at once
-/// and throws ``NetworkError/cancelled``. When the last caller is cancelled, the call is cancelled.
-/// One exception in timing: the caller that started the call lends it the rest of its middleware
-/// chain, which it may not hand on beyond its own ``Middleware/intercept(_:body:context:next:)``;
-/// if it is cancelled while others still wait, it stops counting as a waiter at once, but throws
-/// only when the call has ended.
+/// Cancelling one caller, the one that started the call included, does not cancel the call for
+/// the others: that caller is removed and throws ``NetworkError/cancelled`` at once. When the last
+/// caller is cancelled, the call is cancelled.
 ///
 /// One instance keeps one table of calls in flight; give each client its own unless clients
 /// should share calls.
@@ -79,21 +76,17 @@ public final class RequestDeduplicator: Middleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders) else {
             return try await next(request, body, context)
         }
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        // The call runs in a task of its own so that it survives this caller's cancellation;
-        // `InFlightCalls` does not return before that task has ended, which is what makes
-        // lending it the non-escaping `next` sound.
-        let shared = try await withoutActuallyEscaping(next) { next in
-            try await responses.value(for: key, borrowsFromCaller: true) {
-                let (response, responseBody) = try await next(request, nil, context)
-                return SharedResponse(
-                    response: response, body: try await Self.buffer(responseBody, of: response, limit: limit))
-            }
+        // The call runs in a task of its own, so that it survives this caller's cancellation.
+        let shared = try await responses.value(for: key) {
+            let (response, responseBody) = try await next(request, nil, context)
+            return SharedResponse(
+                response: response, body: try await Self.buffer(responseBody, of: response, limit: limit))
         }
         // A body per caller: each may read it, once or more, without taking bytes from another.
         return (shared.response, shared.body.map { HTTPBody($0) })
@@ -116,7 +109,7 @@ public final class RequestDeduplicator: Middleware {
     ///   - operation: The work, run in a task of its own.
     /// - Returns: What the shared run of `operation` returned.
     public func deduplicate(key: String, operation: @escaping @Sendable () async throws -> Data) async throws -> Data {
-        try await values.value(for: key, borrowsFromCaller: false, operation: operation)
+        try await values.value(for: key, operation: operation)
     }
 
     /// The number of shared calls in flight, for tests and diagnostics.

@@ -20,7 +20,7 @@ public typealias MiddlewareNext = @Sendable (
 /// struct APIKeyMiddleware: Middleware {
 ///     let key: String
 ///     func intercept(
-///         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+///         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
 ///     ) async throws -> (HTTPResponse, HTTPBody?) {
 ///         var request = request
 ///         request.headerFields[HTTPField.Name("X-API-Key")!] = key
@@ -41,13 +41,15 @@ public protocol Middleware: Sendable {
     ///   - request: The request on its way to the transport.
     ///   - body: Its body, if any.
     ///   - context: The call's options, attempt number, request id and logger.
-    ///   - next: The rest of the chain.
+    ///   - next: The rest of the chain. It may outlive this call: a middleware may hand it to work
+    ///     that goes on after it has returned (a call shared with other callers, a background
+    ///     revalidation).
     /// - Returns: The response and its body.
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?)
 }
 

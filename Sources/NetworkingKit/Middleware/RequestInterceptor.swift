@@ -62,7 +62,7 @@ public struct RequestInterceptorMiddleware: Middleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard var urlRequest = URLRequest(httpRequest: request) else {
             throw NetworkError.invalidRequest(reason: "the request has no URL to give to an interceptor")

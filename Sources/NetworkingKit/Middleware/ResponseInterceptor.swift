@@ -51,7 +51,7 @@ public struct ResponseInterceptorMiddleware: Middleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize

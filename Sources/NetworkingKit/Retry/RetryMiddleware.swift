@@ -47,12 +47,15 @@ public struct RetryMiddleware: Middleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: MiddlewareNext
+        next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let policy = context.options.retryPolicy ?? self.policy
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
         var context = context
         var previousDelay = policy.baseDelay
+        // Counted here, not read from `context.attempt`, which outer middlewares (an
+        // authentication replay) may already have raised.
+        var attempts = 1
 
         while true {
             let decision: RetryPolicy.Decision
@@ -68,10 +71,14 @@ public struct RetryMiddleware: Middleware {
             }
 
             guard case .retry(let serverDelay) = decision else {
-                if case .success = outcome { budget?.recordSuccess() }
+                // Only an answer that needed no retry earns the budget back; a rate limit that
+                // failed fast (Retry-After over the cap) does not.
+                if case .success((let response, _)) = outcome, !policy.retryableStatuses.contains(response.status.code) {
+                    budget?.recordSuccess()
+                }
                 return try outcome.get()
             }
-            let retry = context.attempt
+            let retry = attempts
             let delay = serverDelay ?? policy.delay(forRetry: retry, previous: previousDelay, random: random)
             guard mayRepeat, retry < policy.maxAttempts, !exceedsDeadline(delay, context: context),
                 budget?.withdrawForRetry() ?? true
@@ -90,6 +97,7 @@ public struct RetryMiddleware: Middleware {
                 ])
             try await clock.sleep(for: delay)
             previousDelay = delay
+            attempts += 1
             context.attempt += 1
         }
     }

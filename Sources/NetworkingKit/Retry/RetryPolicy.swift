@@ -100,8 +100,10 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The delay before retry number `retry` (1 for the first), before jitter:
     /// `baseDelay × multiplier^(retry − 1)`, capped at ``maxDelay``.
     public func backoff(forRetry retry: Int) -> Duration {
-        let seconds = baseDelay.timeInterval * pow(multiplier, Double(max(0, retry - 1)))
-        return seconds >= maxDelay.timeInterval ? maxDelay : .seconds(seconds)
+        guard baseDelay > .zero else { return .zero }
+        // Clamped so that a large retry number cannot overflow to infinity (or NaN).
+        let seconds = baseDelay.timeInterval * pow(multiplier, Double(min(max(0, retry - 1), 64)))
+        return !seconds.isFinite || seconds >= maxDelay.timeInterval ? maxDelay : .seconds(seconds)
     }
 
     /// The delay before retry number `retry`, with jitter drawn from `random` (a value in 0..<1).

@@ -33,8 +33,9 @@ struct AuthIntegrationTests {
         return (manager, api)
     }
 
-    /// Refreshes held open on the server so that concurrent callers overlap with them.
-    static let slowRefresh = AuthManager.Routes(refreshQuery: [URLQueryItem(name: "delay_ms", value: "300")])
+    /// Refreshes held open on the server (1 s, generous for a loaded CI machine) so that concurrent
+    /// callers overlap with them.
+    static let slowRefresh = AuthManager.Routes(refreshQuery: [URLQueryItem(name: "delay_ms", value: "1000")])
 
     /// Makes woody's current access token expire now on the server (the refresh token stays valid).
     static func expireAccessToken(_ server: DemoServer, _ kind: TransportKind) async throws {
@@ -148,15 +149,27 @@ struct AuthIntegrationTests {
     @Test("a token about to expire is refreshed before it is sent", arguments: TransportKind.allCases)
     func proactiveRefresh(kind: TransportKind) async throws {
         try await withDemoServer { server in
-            // A 30-second token is inside the default 60-second margin from the start.
+            // The app's clock runs 20 s ahead after sign-in: a 30-second token then has 10 s left,
+            // inside its margin (the default 60 s, capped at half its 30-second life).
+            let offset = LockedState<TimeInterval>(0)
             let routes = AuthManager.Routes(loginQuery: [URLQueryItem(name: "ttl", value: "30")])
-            let (manager, api) = Self.session(server, kind, routes: routes)
+            let manager = AuthManager(
+                client: makeClient(server, kind), routes: routes,
+                now: { Date().addingTimeInterval(offset.withLock { $0 }) })
+            let api = LiveAPIClient(
+                configuration: LiveAPIClient.Configuration(
+                    baseURL: server.baseURL, transport: kind.transport, middlewares: [manager.middleware]))
             let first = try await manager.login(username: "woody", password: "andy")
 
+            // Fresh: sent as it is.
+            #expect(try await api.send(Self.me).username == "woody")
+            #expect(server.stats.snapshot.refreshes == 0)
+
+            offset.withLock { $0 = 20 }
             #expect(try await api.send(Self.me).username == "woody")
             #expect(server.stats.snapshot.refreshes == 1)
             #expect(try await manager.refresher.token()?.accessToken != first.accessToken)
-            #expect(server.stats.count("GET /me") == 1)  // sent once, with the new token
+            #expect(server.stats.count("GET /me") == 2)  // each sent once, the second with the new token
         }
     }
 }

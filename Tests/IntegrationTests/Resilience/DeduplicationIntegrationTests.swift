@@ -4,7 +4,7 @@ import NetworkingKit
 import Testing
 
 /// De-duplication against a real server, counted by DemoAPI's stats: what really reached it.
-/// `/faults/delay/300` holds each call open long enough for all the callers to join it.
+/// `/faults/delay/1000` holds each call open long enough for all the callers to join it.
 @Suite("Deduplication against DemoAPI")
 struct DeduplicationIntegrationTests {
     static let route = "GET /faults/delay/{ms}"
@@ -31,13 +31,13 @@ struct DeduplicationIntegrationTests {
     @Test("10 identical concurrent GETs reach the server once and all get the answer", arguments: TransportKind.allCases)
     func identicalGETsReachTheServerOnce(kind: TransportKind) async throws {
         try await withDemoServer { server in
-            let request = Request<Data>(path: "/faults/delay/300")
+            let request = Request<Data>(path: "/faults/delay/1000")
             let answers = try await Self.sendConcurrently(Array(repeating: request, count: 10), with: Self.client(server, kind))
             #expect(server.stats.count(Self.route) == 1)
             #expect(answers.count == 10)
             #expect(Set(answers).count == 1)
             let decoded = try answers.map { try JSONDecoder().decode([String: Int].self, from: $0) }
-            #expect(decoded.allSatisfy { $0 == ["delayed_ms": 300] })
+            #expect(decoded.allSatisfy { $0 == ["delayed_ms": 1000] })
         }
     }
 
@@ -46,7 +46,7 @@ struct DeduplicationIntegrationTests {
         try await withDemoServer { server in
             let requests = ["alpha", "beta"].flatMap { token in
                 Array(
-                    repeating: Request<Data>(path: "/faults/delay/300", headers: ["Authorization": "Bearer \(token)"]),
+                    repeating: Request<Data>(path: "/faults/delay/1000", headers: ["Authorization": "Bearer \(token)"]),
                     count: 5)
             }
             let answers = try await Self.sendConcurrently(requests, with: Self.client(server, kind))

@@ -92,6 +92,29 @@ struct AuthRefreshTests {
         #expect(signOuts.count == 1)
     }
 
+    @Test("a refresh that throws an AuthenticationError gives that error to every waiting call")
+    func refreshThrowsAuthenticationError() async throws {
+        let gate = RefreshGate()
+        let server = FakeTokenServer(gate: gate)
+        let signOuts = SignOutRecorder()
+        let refresher = TokenRefresher(store: InMemoryTokenStore(server.currentToken), onSignOut: signOuts.handler) {
+            try await server.refresh($0)
+        }
+        let (client, transport) = makeAuthClient(refresher, server)
+        server.expireAccessToken()
+        server.failRefreshes(with: AuthenticationError.notAuthenticated)
+
+        let results = await concurrentCalls(Self.callers, client: client, refresher: refresher, gate: gate)
+        for result in results {
+            guard case .failure(.unknown(let error)) = result, error as? AuthenticationError == .notAuthenticated else {
+                Issue.record("expected the refresh's AuthenticationError, got \(result)")
+                continue
+            }
+        }
+        #expect(signOuts.count == 1)
+        #expect(transport.requests.allSatisfy { $0.header("Authorization") == "Bearer at-1" })  // nothing replayed
+    }
+
     @Test("a refresh that fails in transit fails the waiting calls but keeps the session")
     func transientRefreshFailure() async throws {
         let gate = RefreshGate()

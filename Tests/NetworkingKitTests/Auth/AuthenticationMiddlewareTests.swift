@@ -162,6 +162,39 @@ struct AuthenticationMiddlewareTests {
         #expect(try await refresher.token()?.expiresAt == clock.now.addingTimeInterval(3600))
     }
 
+    @Test("a token living no longer than the margin is not refreshed on every call")
+    func shortLivedToken() async throws {
+        let server = FakeTokenServer()
+        let clock = ManualDate()
+        // Signed in with a 40-second token: inside the 60 s margin from the first moment.
+        let refresher = TokenRefresher(now: clock.source) { token in try await server.refresh(token, now: clock.now) }
+        var token = server.currentToken
+        token.expiresAt = clock.now.addingTimeInterval(40)
+        try await refresher.setToken(token)
+        let (client, _) = makeAuthClient(refresher, server)
+
+        for _ in 0..<3 { _ = try await client.request(meEndpoint, as: String.self) }
+        #expect(server.refreshCount == 0)
+
+        clock.advance(by: 25)  // 15 s left: past half its life, so refreshed ahead now
+        _ = try await client.request(meEndpoint, as: String.self)
+        #expect(server.refreshCount == 1)
+    }
+
+    @Test("an early refresh that fails for a passing reason sends the token that still works")
+    func failedProactiveRefreshFallsBack() async throws {
+        let server = FakeTokenServer()
+        let clock = ManualDate()
+        var token = server.currentToken
+        token.expiresAt = clock.now.addingTimeInterval(30)
+        let (client, transport) = makeAuthClient(refresher(server, token: token, clock: clock), server)
+        server.failRefreshes(with: NetworkError.transport(TransportFailure(kind: .connectionLost)))
+
+        _ = try await client.request(meEndpoint, as: String.self)
+        #expect(server.refreshCount == 1)
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer at-1"])
+    }
+
     @Test("a token whose expiry is unknown is sent until the server refuses it")
     func unknownExpiryNotRefreshedAhead() async throws {
         let server = FakeTokenServer()

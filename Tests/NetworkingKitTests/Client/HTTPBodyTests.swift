@@ -41,7 +41,7 @@ struct HTTPBodyTests {
     func resendOneShot() async throws {
         struct NaiveRetry: Middleware {
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 _ = try await next(request, body, context)
                 return try await next(request, body, context)

@@ -9,7 +9,7 @@ struct TaggingMiddleware: Middleware {
     let log: Log
 
     func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         let field = HTTPField.Name("X-Chain")!
@@ -45,7 +45,7 @@ struct MiddlewareTests {
     func shortCircuit() async throws {
         struct Cached: Middleware {
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 (HTTPResponse(status: .ok), HTTPBody(#"["cached"]"#))
             }
@@ -59,7 +59,7 @@ struct MiddlewareTests {
     func callsNextAgain() async throws {
         struct RetryOnce: Middleware {
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 let first = try await next(request, body, context)
                 guard first.0.status == .serviceUnavailable, body?.isReplayable ?? true else { return first }
@@ -81,7 +81,7 @@ struct MiddlewareTests {
         struct Capture: Middleware {
             let log: Log
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 log.append("\(context.options.timeout.map { "\($0)" } ?? "nil")|\(context.options.maxResponseBodySize ?? -1)|\(context.requestID)")
                 return try await next(request, body, context)
@@ -104,7 +104,7 @@ struct MiddlewareTests {
         enum SkipAuth: RequestOptionKey { static let defaultValue = false }
         struct Auth: Middleware {
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 var request = request
                 if !context.options[SkipAuth.self] { request.headerFields[.authorization] = "Bearer t" }
@@ -124,7 +124,7 @@ struct MiddlewareTests {
         struct Failing: Middleware {
             struct Refused: Error {}
             func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: MiddlewareNext
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
                 throw Refused()
             }

@@ -158,6 +158,38 @@ struct RetryMiddlewareTests {
         #expect(transport.requests.count == 9 + 2, "one retry earned back")
     }
 
+    @Test("a rate limit that fails fast earns no budget back")
+    func failFastEarnsNothing() async throws {
+        let budget = RetryBudget(capacity: 10, retryCost: 5, successRefund: 1)
+        _ = budget.withdrawForRetry()
+        let (client, _) = Self.client(budget: budget, Self.failing(1, with: .tooManyRequests, headers: ["Retry-After": "3600"]))
+        _ = await networkError { let _: OK = try await client.send(Request(path: "/limited")) }
+        #expect(budget.availableTokens == 5)
+    }
+
+    @Test("attempts raised by an outer middleware (an authentication replay) do not use up the retries")
+    func outerAttemptsDoNotCount() async throws {
+        struct Replaying: Middleware {
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                var context = context
+                context.attempt += 1
+                return try await next(request, body, context)
+            }
+        }
+        let clock = ImmediateClock()
+        let transport = StubTransport(Self.failing(10, with: .serviceUnavailable))
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: testBaseURL, transport: transport,
+                middlewares: [Replaying(), RetryMiddleware(policy: RetryPolicy(jitter: .none), budget: nil, clock: clock)]))
+        let error = await networkError { let _: OK = try await client.send(Request(path: "/x")) }
+        #expect(error?.statusCode == 503)
+        #expect(transport.requests.map(\.attempt) == [2, 3, 4])
+        #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
+    }
+
     @Test("an endpoint's own policy wins")
     func endpointOverride() async throws {
         let (client, transport) = Self.client(Self.failing(5, with: .serviceUnavailable))
