@@ -119,10 +119,11 @@ struct DemoServerTests {
         while server.stats.count("GET /faults/delay/{ms}") == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let clock = ContinuousClock()
-        let stopped = await clock.measure { await server.stop() }
-        #expect(stopped < .seconds(2))
-        _ = await slow.result
+        await server.stop()
+        // Cut off rather than answered: the delayed 200 would have needed 10 s more. No timing
+        // assertion: a loaded machine is slow, not wrong.
+        let outcome = await slow.result
+        #expect(throws: (any Error).self) { try outcome.get() }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
