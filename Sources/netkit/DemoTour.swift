@@ -101,6 +101,20 @@ struct DemoTour {
         detail("5 calls met an expired token: \(server.stats.snapshot.refreshes) refresh, then all \(profiles.count) succeeded")
         try await auth.logout()
 
+        section("An HTTP cache: network, then cache, then a 304", "GET /films/up, /films/coco?max_age=0")
+        let cached = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: transport.transport, middlewares: [HTTPCache(storage: MemoryCacheStorage())]))
+        let before = server.stats.count("GET /films/{id}")
+        let network = try await cached.response(PixarAPIEndpoint.filmDetail(id: "up"), as: PixarFilm.self)
+        let hit = try await cached.response(PixarAPIEndpoint.filmDetail(id: "up"), as: PixarFilm.self)
+        detail("first: \(describe(network.cacheStatus)); second: \(describe(hit.cacheStatus)) (max-age=60, no request sent)")
+        let stale = Request<PixarFilm>(path: "/films/coco", query: [URLQueryItem(name: "max_age", value: "0")])
+        _ = try await cached.response(for: stale)
+        let revalidated = try await cached.response(for: stale)
+        detail("a stale entry: \(describe(revalidated.cacheStatus)) with If-None-Match, the server answered 304")
+        detail("\(server.stats.count("GET /films/{id}") - before) requests reached the server for 4 calls")
+
         section("Create a todo", "POST /todos")
         let created = try await todos.createTodo(userId: 1, title: "Try NetworkingKit")
         let id = created.id ?? 0
@@ -148,6 +162,16 @@ struct DemoTour {
         step += 1
         print("")
         print("\(step). \(title)  [\(call)]")
+    }
+
+    private func describe(_ status: CacheStatus?) -> String {
+        switch status {
+        case .hit: "from the cache"
+        case .miss: "from the network"
+        case .revalidated: "revalidated"
+        case .stale: "stale from the cache"
+        case nil: "not cached"
+        }
     }
 
     private func list(_ names: [String]) -> String {

@@ -36,6 +36,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the whole exchange.")
     var timeout: Double = 30
 
+    @Option(help: "A directory for an HTTP cache kept across runs (RFC 9111); the answer's X-Cache header says HIT, MISS, REVALIDATED or STALE.")
+    var cacheDir: String?
+
     @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
     var verbose = false
 
@@ -47,10 +50,14 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let prepared = try prepare()
+        let middlewares: [any Middleware] = cacheDir.map {
+            [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
+        } ?? []
         let client = LiveAPIClient(
             configuration: LiveAPIClient.Configuration(
                 baseURL: nil,
                 transport: transport.transport,
+                middlewares: middlewares,
                 timeout: .milliseconds(Int64(timeout * 1000))
             ))
         if verbose {

@@ -150,6 +150,21 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("--cache-dir keeps answers across runs: the second run is a cache hit")
+    func cacheDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-cli-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withDemoServer { server in
+            let arguments = ["request", "GET", "\(server.baseURL.absoluteString)/films/up", "--cache-dir", directory.path]
+            let first = try await Self.netkit(arguments)
+            let second = try await Self.netkit(arguments)
+            #expect(first.status == 0 && second.status == 0, "\(first.error) \(second.error)")
+            #expect(first.output.contains("X-Cache: MISS"))
+            #expect(second.output.contains("X-Cache: HIT"))
+            #expect(server.stats.count("GET /films/{id}") == 1)
+        }
+    }
+
     @Test("an HTTP error answer is shown, with the status class as exit status")
     func errorStatus() async throws {
         try await withDemoServer { server in
@@ -233,7 +248,7 @@ struct NetkitCommandTests {
         #expect(run.status == 0, "\(run.error)")
         for expected in [
             "List the films", "Follow a redirect", "3 attempts reached the server", "RequestDeduplicator sent 1 request",
-            "1 refresh, then all 5 succeeded", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed", "Done:",
+            "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed", "Done:",
         ] {
             #expect(run.output.contains(expected), "missing \(expected)")
         }

@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import HTTPTypes
+
+/// How requests map to ``CacheKey``s: the URL a response is stored under, and the credential
+/// partition that keeps one user's answers from another.
+///
+/// ## Which credentials partition
+///
+/// `Authorization` and `Cookie` both do: an API that authenticates with a session cookie answers
+/// per user exactly as one that takes a bearer token. A request with neither lands in the shared
+/// partition (`""`). The partition is the SHA-256 digest of the credentials, in hex, never the
+/// credentials themselves, because keys are written to disk. A response marked `public` is
+/// stored in the shared partition, where any request may use it.
+enum CachePartition {
+    /// The partition of `request`: empty without credentials, a digest of them otherwise.
+    static func partition(for request: HTTPRequest) -> String {
+        let authorization = request.headerFields[values: .authorization]
+        let cookie = request.headerFields[values: .cookie]
+        guard !authorization.isEmpty || !cookie.isEmpty else { return "" }
+        // Field names and a separator that cannot occur in a field value keep
+        // ("a", "b") and ("ab", "") apart.
+        var material = "authorization\n"
+        material += authorization.joined(separator: "\n")
+        material += "\ncookie\n"
+        material += cookie.joined(separator: "\n")
+        let digest = SHA256.hash(data: Data(material.utf8))
+        return digest.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The URL a response to `request` is stored under, or `nil` when the request has no absolute
+    /// URL (no scheme or authority).
+    static func url(for request: HTTPRequest) -> String? {
+        guard let scheme = request.scheme, let authority = request.authority else { return nil }
+        return normalized(scheme: scheme, authority: authority, pathAndQuery: request.path ?? "/")
+    }
+
+    /// The key string of `url`: scheme and authority lowercased, no fragment.
+    static func url(for url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme, let host = components.percentEncodedHost
+        else { return nil }
+        let authority = components.port.map { "\(host):\($0)" } ?? host
+        var pathAndQuery = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { pathAndQuery += "?" + query }
+        return normalized(scheme: scheme, authority: authority, pathAndQuery: pathAndQuery)
+    }
+
+    private static func normalized(scheme: String, authority: String, pathAndQuery: String) -> String {
+        let withoutFragment = pathAndQuery.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+        let path = withoutFragment.map(String.init) ?? pathAndQuery
+        return "\(scheme.lowercased())://\(authority.lowercased())\(path.isEmpty ? "/" : path)"
+    }
+}

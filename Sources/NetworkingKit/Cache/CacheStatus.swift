@@ -1,0 +1,44 @@
+public import HTTPTypes
+
+/// Where an answer to a GET came from, as ``HTTPCache`` reports it in the `X-Cache` response
+/// header.
+///
+/// ```swift
+/// let response = try await client.request(PixarAPIEndpoint.films, as: [Film].self)
+/// if response.cacheStatus == .hit { ... }
+/// ```
+public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
+    /// A stored response, fresh enough to use without asking the server.
+    case hit = "HIT"
+    /// The server's answer: nothing usable was stored, or the stored response was replaced.
+    case miss = "MISS"
+    /// A stored response the server confirmed with `304 Not Modified`.
+    case revalidated = "REVALIDATED"
+    /// A stored response used although stale: allowed by `max-stale`, `stale-while-revalidate`,
+    /// `stale-if-error`, or a cache policy that prefers cached data.
+    case stale = "STALE"
+}
+
+extension HTTPField.Name {
+    /// `X-Cache`, the header in which ``HTTPCache`` says where an answer came from.
+    public static var xCache: HTTPField.Name {
+        // A literal, valid field name: the initializer cannot fail.
+        HTTPField.Name("X-Cache") ?? .via
+    }
+}
+
+extension HTTPResponse {
+    /// Where this answer came from, read from its `X-Cache` header; `nil` when no ``HTTPCache``
+    /// handled it (or the header holds another value).
+    public var cacheStatus: CacheStatus? {
+        headerFields[.xCache].flatMap(CacheStatus.init(rawValue:))
+    }
+}
+
+extension Response {
+    /// Where this answer came from, read from its `X-Cache` header; `nil` when no ``HTTPCache``
+    /// handled it.
+    public var cacheStatus: CacheStatus? {
+        response.cacheStatus
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+public import HTTPTypes
+
+/// Identifies what a cache stores: a URL, within one partition.
+///
+/// The partition keeps one credential's answers from ever reaching another: it is derived from
+/// the credential a request carried (never the credential itself, which must not be written to
+/// disk), and is empty for requests without one and for answers marked `public`.
+public struct CacheKey: Sendable, Hashable, Codable {
+    /// The request's absolute URL, fragment removed.
+    public var url: String
+    /// The credential partition; empty when the answer may be shared.
+    public var partition: String
+
+    /// Creates a key.
+    public init(url: String, partition: String = "") {
+        self.url = url
+        self.partition = partition
+    }
+}
+
+/// A response as a cache keeps it: the final answer to a GET, with what RFC 9111 needs to decide
+/// later whether it may be reused.
+public struct CachedResponse: Sendable, Codable, Equatable {
+    /// The status and header fields, hop-by-hop fields removed.
+    public var response: HTTPResponse
+    /// The whole body.
+    public var body: Data
+    /// When the request that fetched it was sent (RFC 9111 §4.2.3's `request_time`).
+    public var requestTime: Date
+    /// When the response was received (RFC 9111 §4.2.3's `response_time`).
+    public var responseTime: Date
+    /// The request's values of the header fields the response's `Vary` names, lowercased names to
+    /// combined values (absent fields are absent), for matching later requests (RFC 9111 §4.1).
+    public var varyValues: [String: String]
+
+    /// Creates a stored response.
+    public init(
+        response: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]
+    ) {
+        self.response = response
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+}
+
+/// Where a cache keeps its responses: in memory, on disk, or both.
+///
+/// A key may hold several responses, one per variant (`Vary`); storing a response whose
+/// ``CachedResponse/varyValues`` equal an existing one's replaces it. Implementations bound
+/// their size, evict least recently used entries first, are safe to call concurrently, and never
+/// throw: a storage that cannot read or write behaves as if the entry were absent.
+public protocol CacheStorage: Sendable {
+    /// The stored variants for `key`, most recently stored first; reading counts as a use.
+    func responses(for key: CacheKey) async -> [CachedResponse]
+    /// Stores `response` for `key`, replacing the variant with the same ``CachedResponse/varyValues``.
+    func store(_ response: CachedResponse, for key: CacheKey) async
+    /// Removes the variant of `key` with these vary values, or every variant when `varyValues` is `nil`.
+    func remove(_ key: CacheKey, varyValues: [String: String]?) async
+    /// Removes every entry for `url`, in every partition.
+    func removeAll(url: String) async
+    /// Removes everything.
+    func removeAll() async
+}

@@ -1,0 +1,337 @@
+public import Foundation
+public import HTTPTypes
+import Logging
+
+/// A private HTTP cache (RFC 9111) as a middleware: it answers fresh hits without touching the
+/// network, revalidates stale entries with `If-None-Match` / `If-Modified-Since`, and stores
+/// what may be stored.
+///
+/// ```swift
+/// let cache = HTTPCache(storage: MemoryCacheStorage())
+/// let client = LiveAPIClient(configuration: .init(baseURL: url, middlewares: [auth, cache, retry]))
+/// ```
+///
+/// Place it inside the authentication middleware, so that it sees the credential really sent:
+/// entries are partitioned by credential (see ``CacheKey``), and a response fetched with one
+/// `Authorization` or `Cookie` never answers a request with another or none, unless it is
+/// `public`.
+///
+/// What it does:
+/// - Stores final answers to GET that RFC 9111 §3 lets a private cache store (`private` is fine,
+///   `no-store` never), without hop-by-hop fields, per `Vary` variant.
+/// - Reuses a stored response while it is fresh (§4.2), honours the request's `max-age`,
+///   `min-fresh`, `max-stale`, `no-cache` and `only-if-cached`, and the response's `no-cache`,
+///   `must-revalidate`, `stale-while-revalidate` and `stale-if-error` (RFC 5861).
+/// - Invalidates a URL (and the same-origin `Location` / `Content-Location`) when an unsafe
+///   method succeeds on it (§4.4).
+/// - Says where each answer to a GET came from in `X-Cache` (``CacheStatus``, replacing any
+///   `X-Cache` from upstream), and sets `Age` on stored answers.
+///
+/// Requests the caller made conditional (`If-None-Match`, ...) are passed through: the caller is
+/// doing its own caching. HEAD and other safe methods are passed through untouched. Each request
+/// can choose a ``CachePolicy`` with ``RequestOptions/cachePolicy``. "Now" is read from the
+/// injected clock, so tests are exact.
+public final class HTTPCache: Middleware {
+    /// Where responses are kept.
+    public let storage: any CacheStorage
+    private let now: @Sendable () -> Date
+    private let revalidations = BackgroundRevalidations()
+
+    /// Creates a cache.
+    /// - Parameters:
+    ///   - storage: Where responses are kept.
+    ///   - now: The current time; inject a fixed clock in tests.
+    public init(storage: any CacheStorage, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.storage = storage
+        self.now = now
+    }
+
+    /// Removes every stored response for `url`, in every credential partition.
+    public func purge(url: URL) async {
+        guard let key = CachePartition.url(for: url) else { return }
+        await storage.removeAll(url: key)
+    }
+
+    /// Removes every stored response.
+    public func purgeAll() async {
+        await storage.removeAll()
+    }
+
+    /// Returns when the background revalidations started so far (`stale-while-revalidate`) have
+    /// finished; for tests.
+    package func backgroundRevalidationsFinished() async {
+        await revalidations.waitForAll()
+    }
+
+    /// Answers from the cache, the network, or both, as RFC 9111 and the request's
+    /// ``CachePolicy`` say.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let url = CachePartition.url(for: request) else {
+            return try await next(request, body, context)
+        }
+        switch request.method {
+        case .get:
+            return try await get(request, body: body, url: url, context: context, next: next)
+        case .head, .options, .trace:
+            return try await next(request, body, context)
+        default:
+            return try await forwardUnsafe(request, body: body, url: url, context: context, next: next)
+        }
+    }
+
+    // MARK: - GET
+
+    private func get(
+        _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let directives = CacheControl(request.headerFields, pragmaFallback: true)
+        let policy = context.options.cachePolicy
+        let exchange = Exchange(request: request, body: body, url: url, directives: directives, context: context)
+        if policy == .reloadIgnoringCacheData || Validation.isConditional(request) {
+            return try await load(exchange, next: next, replacing: nil)
+        }
+        let now = self.now()
+        let found = await lookup(request, url: url)
+
+        switch policy {
+        case .returnCacheDataDontLoad:
+            guard let found else { return Self.gatewayTimeout() }
+            return Self.serve(found.entry, as: nil, now: now)
+        case .returnCacheDataElseLoad:
+            guard let found else { return try await load(exchange, next: next, replacing: nil) }
+            return Self.serve(found.entry, as: nil, now: now)
+        case .useProtocolCachePolicy, .reloadIgnoringCacheData:
+            break
+        }
+
+        guard let found else {
+            if directives.onlyIfCached { return Self.gatewayTimeout() }
+            return try await load(exchange, next: next, replacing: nil)
+        }
+        let freshness = Freshness(of: found.entry, now: now)
+        switch Reuse(entry: CacheControl(found.entry.response.headerFields), freshness: freshness, request: directives) {
+        case .fresh:
+            context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
+            return Self.serve(found.entry, as: .hit, now: now)
+        case .stale:
+            return Self.serve(found.entry, as: .stale, now: now)
+        case .staleWhileRevalidate:
+            revalidateInBackground(found, exchange: exchange, next: next)
+            return Self.serve(found.entry, as: .stale, now: now)
+        case .validate:
+            if directives.onlyIfCached { return Self.gatewayTimeout() }
+            return try await revalidate(found, freshness: freshness, exchange: exchange, next: next)
+        }
+    }
+
+    /// Asks the server, stores the answer when allowed, and marks it `MISS`.
+    private func load(
+        _ exchange: Exchange, next: MiddlewareNext, replacing: Found?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let requestTime = now()
+        let (response, responseBody) = try await next(exchange.request, exchange.body, exchange.context)
+        return try await keep(
+            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(),
+            replacing: replacing)
+    }
+
+    /// Stores a full response when RFC 9111 allows (reading its body, up to the response size
+    /// limit) and hands it on marked `MISS`, with a fresh body when it was read.
+    private func keep(
+        _ response: HTTPResponse, body: HTTPBody?, exchange: Exchange, requestTime: Date, responseTime: Date,
+        replacing: Found?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let marked = Self.marked(response, .miss)
+        guard Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives) else {
+            // A new representation that may not be stored makes the old one obsolete; an error
+            // (a 500 without freshness) says nothing about it.
+            if let replacing, (200..<400).contains(response.status.code) {
+                await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
+            }
+            return (marked, body)
+        }
+        let limit = exchange.context.options.maxResponseBodySize ?? Int.max
+        if let body, case .known(let length) = body.length, length > Int64(limit) {
+            return (marked, body)
+        }
+        // Over the limit, `collect` throws the error the client would have thrown reading it.
+        let data = try await body?.collect(upTo: limit) ?? Data()
+        var stored = response
+        stored.headerFields = StoredFields.removingHopByHop(response.headerFields)
+        stored.headerFields[.xCache] = nil
+        let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
+        let partition = CacheControl(response.headerFields).isPublic ? "" : CachePartition.partition(for: exchange.request)
+        let entry = CachedResponse(
+            response: stored, body: data, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+        let key = CacheKey(url: exchange.url, partition: partition)
+        await storage.store(entry, for: key)
+        if let replacing, replacing.key != key || replacing.entry.varyValues != varyValues {
+            await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
+        }
+        return (marked, body == nil ? nil : HTTPBody(data))
+    }
+
+    // MARK: - Revalidation
+
+    /// Revalidates a stored response (RFC 9111 §4.3): a `304` freshens and serves it, a full
+    /// response replaces it, a failure serves it stale only when `stale-if-error` allows.
+    private func revalidate(
+        _ found: Found, freshness: Freshness, exchange: Exchange, next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let staleIfError = Self.staleIfErrorAllows(found.entry, freshness: freshness, request: exchange.directives)
+        let conditional = Validation.hasValidator(found.entry)
+        let request = conditional ? Validation.conditionalRequest(exchange.request, for: found.entry) : exchange.request
+        let requestTime = now()
+        let response: HTTPResponse
+        let responseBody: HTTPBody?
+        do {
+            (response, responseBody) = try await next(request, exchange.body, exchange.context)
+        } catch {
+            if error is CancellationError || Task.isCancelled { throw error }
+            guard staleIfError else { throw error }
+            exchange.context.logger.debug("Serving stale response after a failed revalidation")
+            return Self.serve(found.entry, as: .stale, now: now())
+        }
+        let responseTime = now()
+        if conditional, response.status == .notModified {
+            await HTTPBody.discard(responseBody)
+            guard Validation.notModified(response, refers: found.entry) else {
+                // §4.3.4: a 304 for another representation cannot freshen this one; ask in full.
+                return try await load(exchange, next: next, replacing: found)
+            }
+            let freshened = Validation.freshen(
+                found.entry, with: response, requestTime: requestTime, responseTime: responseTime)
+            if CacheControl(freshened.response.headerFields).noStore || exchange.directives.noStore {
+                await storage.remove(found.key, varyValues: found.entry.varyValues)
+            } else {
+                await storage.store(freshened, for: found.key)
+            }
+            return Self.serve(freshened, as: .revalidated, now: responseTime)
+        }
+        if response.status.code >= 500, staleIfError {
+            await HTTPBody.discard(responseBody)
+            return Self.serve(found.entry, as: .stale, now: responseTime)
+        }
+        return try await keep(
+            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: responseTime,
+            replacing: found)
+    }
+
+    /// Revalidates `found` after the caller has been answered (`stale-while-revalidate`, RFC 5861
+    /// §3), once however many requests find it stale meanwhile.
+    private func revalidateInBackground(_ found: Found, exchange: Exchange, next: @escaping MiddlewareNext) {
+        let id = found.key.partition + " " + found.key.url + " " + found.entry.varyValues.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        var exchange = exchange
+        // The caller's deadline is the caller's; the revalidation runs after it has been answered.
+        exchange.context.deadline = nil
+        exchange.body = nil
+        let background = exchange
+        revalidations.start(id) { [self] in
+            let freshness = Freshness(of: found.entry, now: now())
+            do {
+                let (_, body) = try await revalidate(found, freshness: freshness, exchange: background, next: next)
+                await HTTPBody.discard(body)
+            } catch {
+                background.context.logger.debug("Background revalidation failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Whether a stale response may stand in for a failed revalidation (RFC 5861 §4): the response
+    /// or the request grants `stale-if-error` long enough, and neither `must-revalidate` nor
+    /// `no-cache` forbids serving it stale (RFC 9111 §4.2.4).
+    private static func staleIfErrorAllows(
+        _ entry: CachedResponse, freshness: Freshness, request: CacheControl
+    ) -> Bool {
+        let directives = CacheControl(entry.response.headerFields)
+        guard !directives.mustRevalidate, !directives.noCache, !request.noCache else { return false }
+        let allowance = max(directives.validSeconds("stale-if-error") ?? -1, request.validSeconds("stale-if-error") ?? -1)
+        return allowance >= 0 && freshness.staleness <= Double(allowance)
+    }
+
+    // MARK: - Unsafe methods
+
+    /// Forwards an unsafe request; when it succeeds, invalidates its URL and the same-origin
+    /// `Location` and `Content-Location` (RFC 9111 §4.4).
+    private func forwardUnsafe(
+        _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, context)
+        guard (200..<400).contains(response.status.code) else { return (response, responseBody) }
+        await storage.removeAll(url: url)
+        guard let base = URL(string: url) else { return (response, responseBody) }
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
+                Self.origin(of: target) == Self.origin(of: base), let key = CachePartition.url(for: target)
+            else { continue }
+            await storage.removeAll(url: key)
+        }
+        return (response, responseBody)
+    }
+
+    private static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    // MARK: - Lookup and answers
+
+    /// A stored response and the key it was found under.
+    struct Found: Sendable {
+        let key: CacheKey
+        let entry: CachedResponse
+    }
+
+    /// What one GET brings: the request, its parsed directives, and its context.
+    struct Exchange: Sendable {
+        let request: HTTPRequest
+        var body: HTTPBody?
+        let url: String
+        let directives: CacheControl
+        var context: RequestContext
+    }
+
+    /// The most recent stored response that may answer `request`: from its own partition, or
+    /// from the shared one, which a request with credentials may use only for `public` responses.
+    private func lookup(_ request: HTTPRequest, url: String) async -> Found? {
+        let partition = CachePartition.partition(for: request)
+        let shared = CacheKey(url: url)
+        var candidates = await storage.responses(for: shared)
+            .filter { partition.isEmpty || CacheControl($0.response.headerFields).isPublic }
+            .map { Found(key: shared, entry: $0) }
+        if !partition.isEmpty {
+            let own = CacheKey(url: url, partition: partition)
+            candidates += await storage.responses(for: own).map { Found(key: own, entry: $0) }
+        }
+        return candidates.filter { StoredFields.matches($0.entry, request: request) }
+            .max { $0.entry.responseTime < $1.entry.responseTime }
+    }
+
+    /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
+    /// (`status`, or `HIT`/`STALE` by its freshness when `nil`).
+    private static func serve(_ entry: CachedResponse, as status: CacheStatus?, now: Date) -> (HTTPResponse, HTTPBody?) {
+        let freshness = Freshness(of: entry, now: now)
+        var response = entry.response
+        response.headerFields[.age] = String(Int(freshness.currentAge.rounded(.down)))
+        let status = status ?? (freshness.isFresh ? .hit : .stale)
+        return (marked(response, status), HTTPBody(entry.body))
+    }
+
+    private static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {
+        var response = response
+        response.headerFields[.xCache] = status.rawValue
+        return response
+    }
+
+    /// The answer when a request allows only cached responses and none fits (RFC 9111 §5.2.1.7).
+    private static func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .gatewayTimeout), nil)
+    }
+}

@@ -1,0 +1,85 @@
+/// A ``CacheStorage`` that puts a fast storage in front of a slow one, usually memory in front of
+/// disk.
+///
+/// ```swift
+/// let storage = TieredCacheStorage(
+///     memory: MemoryCacheStorage(),
+///     disk: DiskCacheStorage(directory: URL.cachesDirectory.appending(path: "http")))
+/// ```
+///
+/// Reads try the front first and fall back to the back, copying what they find into the front so
+/// that the next read is fast. Stores and removals go to both, so the back always holds what the
+/// front does and survives when the front is evicted or the process ends. Each tier keeps its own
+/// bounds; the front is typically the smaller.
+public struct TieredCacheStorage<Front: CacheStorage, Back: CacheStorage>: CacheStorage {
+    /// The storage read first, and filled from ``back`` on a miss.
+    public let front: Front
+    /// The storage that holds everything, read when ``front`` misses.
+    public let back: Back
+
+    /// Creates a storage that reads `front` first and `back` when `front` has nothing.
+    public init(front: Front, back: Back) {
+        self.front = front
+        self.back = back
+    }
+
+    /// The stored variants for `key`, most recently stored first; a miss in front that the back
+    /// answers is copied into the front.
+    public func responses(for key: CacheKey) async -> [CachedResponse] {
+        let fromFront = await front.responses(for: key)
+        guard fromFront.isEmpty else { return fromFront }
+        let fromBack = await back.responses(for: key)
+        await promote(fromBack, for: key)
+        return fromBack
+    }
+
+    /// Stores `response` for `key` in both tiers.
+    ///
+    /// When the front has nothing for `key`, it receives every variant the back holds, so that a
+    /// front hit never hides variants that only the back has.
+    public func store(_ response: CachedResponse, for key: CacheKey) async {
+        await back.store(response, for: key)
+        if await front.responses(for: key).isEmpty {
+            let fromBack = await back.responses(for: key)
+            // The back may refuse the response (too large, unwritable); the front still takes it.
+            if fromBack.contains(response) {
+                await promote(fromBack, for: key)
+                return
+            }
+        }
+        await front.store(response, for: key)
+    }
+
+    /// Removes the variant of `key` with these vary values, or every variant when `varyValues` is
+    /// `nil`, from both tiers.
+    public func remove(_ key: CacheKey, varyValues: [String: String]?) async {
+        await front.remove(key, varyValues: varyValues)
+        await back.remove(key, varyValues: varyValues)
+    }
+
+    /// Removes every entry for `url`, in every partition, from both tiers.
+    public func removeAll(url: String) async {
+        await front.removeAll(url: url)
+        await back.removeAll(url: url)
+    }
+
+    /// Removes everything from both tiers.
+    public func removeAll() async {
+        await front.removeAll()
+        await back.removeAll()
+    }
+
+    /// Stores `variants` in the front, oldest first, so that the front lists them in the same order.
+    private func promote(_ variants: [CachedResponse], for key: CacheKey) async {
+        for variant in variants.reversed() {
+            await front.store(variant, for: key)
+        }
+    }
+}
+
+extension TieredCacheStorage where Front == MemoryCacheStorage, Back == DiskCacheStorage {
+    /// Creates a storage that keeps responses in `memory` in front of `disk`.
+    public init(memory: MemoryCacheStorage, disk: DiskCacheStorage) {
+        self.init(front: memory, back: disk)
+    }
+}

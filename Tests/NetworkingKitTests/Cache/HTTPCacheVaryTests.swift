@@ -1,0 +1,77 @@
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+/// Vary (RFC 9111 §4.1) and partitioning by credential.
+@Suite("HTTPCache Vary and partitions")
+struct HTTPCacheVaryTests {
+    @Test("Vary: the stored request header values must match")
+    func varyMatch() async throws {
+        let harness = CacheHarness { request in
+            ok(request.header("Accept-Language") ?? "none", ["Cache-Control": "max-age=100", "Vary": "Accept-Language"])
+        }
+        #expect(try await harness.send(headers: ["Accept-Language": "fr"]).body == "fr")
+        #expect(try await harness.send(headers: ["Accept-Language": "de"]).response.cacheStatus == .miss)
+        let french = try await harness.send(headers: ["Accept-Language": "fr"])
+        #expect(french.response.cacheStatus == .hit)
+        #expect(french.body == "fr")
+        let none = try await harness.send()
+        #expect(none.response.cacheStatus == .miss)
+        #expect(none.body == "none")
+        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(harness.networkCount == 3)
+    }
+
+    @Test("Vary: * is never reused")
+    func varyStar() async throws {
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Vary": "*"])]))
+        try await harness.send()
+        #expect(try await harness.send().response.cacheStatus == .miss)
+        #expect(harness.networkCount == 2)
+    }
+
+    @Test("A response fetched with one Authorization is not served to another or to none")
+    func partitionByAuthorization() async throws {
+        let harness = CacheHarness { request in
+            ok(request.header("Authorization") ?? "anonymous", ["Cache-Control": "max-age=100"])
+        }
+        #expect(try await harness.send(headers: ["Authorization": "Bearer alice"]).body == "Bearer alice")
+        #expect(try await harness.send(headers: ["Authorization": "Bearer bob"]).body == "Bearer bob")
+        #expect(try await harness.send().body == "anonymous")
+        let alice = try await harness.send(headers: ["Authorization": "Bearer alice"])
+        #expect(alice.response.cacheStatus == .hit)
+        #expect(alice.body == "Bearer alice")
+        #expect(harness.networkCount == 3)
+        // The partition is a SHA-256 digest, never the credential.
+        for key in (await harness.storage.all()).keys where !key.partition.isEmpty {
+            #expect(key.partition.count == 64)
+            #expect(!key.partition.contains("alice") && !key.partition.contains("bob"))
+        }
+    }
+
+    @Test("Cookie partitions too")
+    func partitionByCookie() async throws {
+        let harness = CacheHarness { request in ok(request.header("Cookie") ?? "none", ["Cache-Control": "max-age=100"]) }
+        try await harness.send(headers: ["Cookie": "session=1"])
+        #expect(try await harness.send(headers: ["Cookie": "session=2"]).body == "session=2")
+        #expect(try await harness.send().body == "none")
+        #expect(harness.networkCount == 3)
+    }
+
+    @Test("A public response is shared across credentials")
+    func publicShared() async throws {
+        let harness = CacheHarness(scripted([ok("catalog", ["Cache-Control": "public, max-age=100"])]))
+        try await harness.send(headers: ["Authorization": "Bearer alice"])
+        #expect(try await harness.send(headers: ["Authorization": "Bearer bob"]).response.cacheStatus == .hit)
+        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(harness.networkCount == 1)
+    }
+
+    @Test("An anonymous, non-public response is not served to a request with credentials")
+    func anonymousNotServedToCredentialed() async throws {
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100"])]))
+        try await harness.send()
+        #expect(try await harness.send(headers: ["Authorization": "Bearer alice"]).response.cacheStatus == .miss)
+    }
+}
