@@ -7,7 +7,7 @@ import HTTPTypes
 ///
 /// ```
 /// 8 bytes   magic "NKCACHE\n"
-/// 4 bytes   format version, big-endian (currently 1)
+/// 4 bytes   format version, big-endian (currently 2)
 /// 4 bytes   length of the JSON that follows, big-endian
 /// n bytes   JSON: the key, and per variant its response head, dates, vary values and body length
 /// rest      the bodies, in the order of the variants, exactly as long as the lengths add up to
@@ -18,8 +18,10 @@ import HTTPTypes
 /// every older file into a miss instead of a misread. Decoding checks every length, so a truncated
 /// or padded file is rejected rather than served with a short or shifted body.
 struct CacheEntryFile: Equatable {
-    /// The layout this code writes and the only one it reads.
-    static let formatVersion: UInt32 = 1
+    /// The layout this code writes and the only one it reads. Version 2 stores digests of the
+    /// vary values; version 1 files may hold them (cookies, tokens) in plain text, and are
+    /// dropped, deleting them, when read.
+    static let formatVersion: UInt32 = 2
 
     private static let magic = Data("NKCACHE\n".utf8)
     private static let headerLength = 16

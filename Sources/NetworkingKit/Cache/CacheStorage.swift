@@ -31,7 +31,9 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     /// When the response was received (RFC 9111 §4.2.3's `response_time`).
     public var responseTime: Date
     /// The request's values of the header fields the response's `Vary` names, lowercased names to
-    /// combined values (absent fields are absent), for matching later requests (RFC 9111 §4.1).
+    /// a digest of the combined value (absent fields are absent), for matching later requests
+    /// (RFC 9111 §4.1). ``HTTPCache`` keeps SHA-256 digests rather than the values, so that a
+    /// response varying on `Cookie` or `Authorization` never stores the credential.
     public var varyValues: [String: String]
 
     /// Creates a stored response.

@@ -50,9 +50,10 @@ struct Freshness: Sendable, Equatable {
     }
 
     /// Whether a heuristic lifetime may be used: for statuses heuristically cacheable by default
-    /// (RFC 9110 §15.1) or responses marked `public` (RFC 9111 §4.2.2).
+    /// (RFC 9110 §15.1). RFC 9111 §4.2.2 also allows it for `public` responses, but only a shared
+    /// cache stores those for their `public`; here it would give a `418` or a `500` a lifetime.
     static func allowsHeuristic(status: Int, cacheControl: CacheControl) -> Bool {
-        heuristicallyCacheableStatuses.contains(status) || cacheControl.isPublic
+        heuristicallyCacheableStatuses.contains(status)
     }
 
     /// The statuses RFC 9110 §15.1 makes heuristically cacheable. 206 is left out: this cache does
@@ -82,10 +83,11 @@ struct Freshness: Sendable, Equatable {
     }
 
     /// The `Age` header's value (§5.1): a non-negative integer, 2^31 when it overflows (§1.2.2).
-    /// An invalid value (a list, a sign, anything not digits) is ignored: the age is zero.
+    /// §5.1: when it holds a list (`Age: 100, 200`, or several `Age` lines), the first member is
+    /// used. An invalid value (a sign, anything not digits) is ignored: the age is zero.
     static func ageValue(_ fields: HTTPFields) -> Int {
-        let values = fields[values: .age]
-        guard values.count == 1, let value = values.first?.trimmingHTTPWhitespace(), !value.isEmpty,
+        let first = fields[values: .age].first?.split(separator: ",", omittingEmptySubsequences: false).first
+        guard let value = first?.trimmingHTTPWhitespace(), !value.isEmpty,
             value.allSatisfy({ $0.isASCII && $0.isNumber })
         else { return 0 }
         return Int(value).map { min($0, 2_147_483_648) } ?? 2_147_483_648

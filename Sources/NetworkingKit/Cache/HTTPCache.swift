@@ -121,7 +121,8 @@ public final class HTTPCache: Middleware {
         case .stale:
             return Self.serve(found.entry, as: .stale, now: now)
         case .staleWhileRevalidate:
-            revalidateInBackground(found, exchange: exchange, next: next)
+            // §5.2.1.7: only-if-cached asks that the origin not be contacted, not even behind.
+            if !directives.onlyIfCached { revalidateInBackground(found, exchange: exchange, next: next) }
             return Self.serve(found.entry, as: .stale, now: now)
         case .validate:
             if directives.onlyIfCached { return Self.gatewayTimeout() }
@@ -135,6 +136,11 @@ public final class HTTPCache: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let requestTime = now()
         let (response, responseBody) = try await next(exchange.request, exchange.body, exchange.context)
+        // An answer from another URL (a followed redirect) is not this URL's representation:
+        // storing it here would serve it for the redirecting URL long after the redirect changed.
+        guard !exchange.context.redirectTrace.wasRedirected else {
+            return (Self.marked(response, .miss), responseBody)
+        }
         return try await keep(
             response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(),
             replacing: replacing)
@@ -155,14 +161,21 @@ public final class HTTPCache: Middleware {
             }
             return (marked, body)
         }
-        let limit = exchange.context.options.maxResponseBodySize ?? Int.max
+        let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
         if let body, case .known(let length) = body.length, length > Int64(limit) {
             return (marked, body)
         }
-        // Over the limit, `collect` throws the error the client would have thrown reading it.
-        let data = try await body?.collect(upTo: limit) ?? Data()
+        let data: Data
+        switch try await Self.buffer(body, upTo: limit) {
+        case .complete(let complete):
+            data = complete
+        case .overLimit(let whole):
+            // Not stored; the caller reads it as if no cache were there, and its own limit (or
+            // none) decides, so that an error answer over the limit is still reported as one.
+            return (marked, whole)
+        }
         var stored = response
-        stored.headerFields = StoredFields.removingHopByHop(response.headerFields)
+        stored.headerFields = StoredFields.storable(response.headerFields)
         stored.headerFields[.xCache] = nil
         let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
         let partition = CacheControl(response.headerFields).isPublic ? "" : CachePartition.partition(for: exchange.request)
@@ -174,6 +187,34 @@ public final class HTTPCache: Middleware {
             await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
         }
         return (marked, body == nil ? nil : HTTPBody(data))
+    }
+
+    /// A body read for storing: whole, or found longer than the limit.
+    private enum Buffered {
+        /// The whole body, within the limit.
+        case complete(Data)
+        /// The body, still whole for the caller: the bytes read so far, then the rest unread.
+        case overLimit(HTTPBody)
+    }
+
+    /// Reads `body` up to `limit` bytes. A stream that turns out longer is not an error here (the
+    /// caller may allow more, or the answer may be an error response it wants to see): it is
+    /// handed back as a single-iteration body that yields what was read, then continues.
+    private static func buffer(_ body: HTTPBody?, upTo limit: Int) async throws -> Buffered {
+        guard let body else { return .complete(Data()) }
+        if let data = body.bufferedData {
+            return data.count <= limit ? .complete(data) : .overLimit(body)
+        }
+        var iterator = body.makeAsyncIterator()
+        var collected = Data()
+        while let chunk = try await iterator.next() {
+            collected.append(chunk)
+            if collected.count > limit {
+                let rest = ResumedChunks(head: collected, rest: iterator)
+                return .overLimit(HTTPBody(rest, length: body.length, iterationBehavior: .single))
+            }
+        }
+        return .complete(collected)
     }
 
     // MARK: - Revalidation
@@ -205,13 +246,23 @@ public final class HTTPCache: Middleware {
                 return try await load(exchange, next: next, replacing: found)
             }
             let freshened = Validation.freshen(
-                found.entry, with: response, requestTime: requestTime, responseTime: responseTime)
-            if CacheControl(freshened.response.headerFields).noStore || exchange.directives.noStore {
+                found.entry, with: response, request: exchange.request, requestTime: requestTime,
+                responseTime: responseTime)
+            if CacheControl(freshened.response.headerFields).noStore || exchange.directives.noStore
+                || StoredFields.varyNames(freshened.response) == ["*"]
+            {
                 await storage.remove(found.key, varyValues: found.entry.varyValues)
             } else {
                 await storage.store(freshened, for: found.key)
+                // A new Vary in the 304 made it another variant; the old one is this response.
+                if freshened.varyValues != found.entry.varyValues {
+                    await storage.remove(found.key, varyValues: found.entry.varyValues)
+                }
             }
-            return Self.serve(freshened, as: .revalidated, now: responseTime)
+            var (answer, answerBody) = Self.serve(freshened, as: .revalidated, now: responseTime)
+            // The 304's cookies are for this caller, now; they are only kept out of the store.
+            answer.headerFields.append(contentsOf: response.headerFields.filter { $0.name == .setCookie })
+            return (answer, answerBody)
         }
         if response.status.code >= 500, staleIfError {
             await HTTPBody.discard(responseBody)

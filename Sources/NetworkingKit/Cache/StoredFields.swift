@@ -1,7 +1,9 @@
+import Crypto
+import Foundation
 import HTTPTypes
 
-/// The header-field rules of storing and matching responses: hop-by-hop fields (RFC 9111 §3.1)
-/// and `Vary` (§4.1).
+/// The header-field rules of storing and matching responses: hop-by-hop fields (RFC 9111 §3.1),
+/// cookies, and `Vary` (§4.1).
 enum StoredFields {
     /// Fields that describe one connection, not the response, and are never stored (RFC 9110
     /// §7.6.1), besides the ones `Connection` names.
@@ -25,6 +27,15 @@ enum StoredFields {
             })
     }
 
+    /// `fields` as a cache keeps them: without hop-by-hop fields, and without `Set-Cookie` and
+    /// `Set-Cookie2`, which set state in the one client that received them: replayed from the
+    /// cache they would overwrite newer cookies (RFC 9111 §7.3 and RFC 6265 §3 advise against
+    /// storing them).
+    static func storable(_ fields: HTTPFields) -> HTTPFields {
+        let setCookie2 = HTTPField.Name("Set-Cookie2")
+        return HTTPFields(removingHopByHop(fields).filter { $0.name != .setCookie && $0.name != setCookie2 })
+    }
+
     /// The lowercased field names a response's `Vary` lists; `["*"]` when it holds `*`.
     static func varyNames(_ response: HTTPResponse) -> [String] {
         var names: [String] = []
@@ -39,15 +50,28 @@ enum StoredFields {
     }
 
     /// The request's values of the fields `names` lists, combined as one line each (absent fields
-    /// absent), as ``CachedResponse/varyValues`` keeps them.
+    /// absent), as ``CachedResponse/varyValues`` keeps them: as the SHA-256 digest (hex) of the
+    /// whitespace-normalized value, never the value itself.
+    ///
+    /// Why a digest: `Vary: Cookie` or `Vary: Authorization` would otherwise put the session
+    /// cookie or the bearer token into the stored entry, and so in plain text on disk. Matching
+    /// only needs equality, which the digests keep.
     static func varyValues(of request: HTTPRequest, names: [String]) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { continue }
             let lines = request.headerFields[values: fieldName]
-            if !lines.isEmpty { values[name] = normalize(lines.joined(separator: ", ")) }
+            if !lines.isEmpty { values[name] = digest(normalize(lines.joined(separator: ", "))) }
         }
         return values
+    }
+
+    /// The SHA-256 digest of `value`'s UTF-8 bytes, in lowercase hex.
+    private static func digest(_ value: String) -> String {
+        SHA256.hash(data: Data(value.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
     }
 
     /// Whether a stored response may answer `request` as far as `Vary` goes (RFC 9111 §4.1):

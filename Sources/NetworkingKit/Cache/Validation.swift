@@ -43,16 +43,18 @@ enum Validation {
     }
 
     /// `entry` freshened by a `304` (§3.2, §4.3.4): each field of the `304` replaces the stored
-    /// field of the same name, except hop-by-hop fields and `Content-Length`, which describes the
-    /// stored body, not the empty `304`. The stored `Age` goes (it described the old response);
-    /// without a `Date` in the `304`, the time it arrived stands in, so that the age is reckoned
-    /// from the revalidation.
+    /// field of the same name, except hop-by-hop fields, `Set-Cookie` (never stored), and
+    /// `Content-Length`, which describes the stored body, not the empty `304`. The stored `Age`
+    /// goes (it described the old response); without a `Date` in the `304`, the time it arrived
+    /// stands in, so that the age is reckoned from the revalidation. A `Vary` in the `304`
+    /// replaces the stored one, so the vary values are taken again from `request`, the request
+    /// that revalidated: the old ones name fields the response no longer varies on.
     static func freshen(
-        _ entry: CachedResponse, with notModified: HTTPResponse, requestTime: Date, responseTime: Date
+        _ entry: CachedResponse, with notModified: HTTPResponse, request: HTTPRequest, requestTime: Date, responseTime: Date
     ) -> CachedResponse {
         var fields = entry.response.headerFields
         fields[.age] = nil
-        let update = StoredFields.removingHopByHop(notModified.headerFields)
+        let update = StoredFields.storable(notModified.headerFields)
         for name in Set(update.map(\.name)) where name != .contentLength && name != .xCache {
             fields[values: name] = update[values: name]
         }
@@ -63,6 +65,10 @@ enum Validation {
         freshened.response.headerFields = fields
         freshened.requestTime = requestTime
         freshened.responseTime = responseTime
+        if update[.vary] != nil {
+            freshened.varyValues = StoredFields.varyValues(
+                of: request, names: StoredFields.varyNames(freshened.response))
+        }
         return freshened
     }
 

@@ -13,6 +13,8 @@ public struct RequestContext: Sendable {
     /// When the whole call must be over (all attempts, refreshes and waits), or `nil` for no limit;
     /// a middleware that would wait past it stops instead.
     public var deadline: ContinuousClock.Instant?
+    /// Where the redirect step took the last request sent with this context (and its copies).
+    public let redirectTrace: RedirectTrace
 
     /// Creates a context.
     /// - Parameters:
@@ -21,10 +23,12 @@ public struct RequestContext: Sendable {
     ///   - requestID: The identifier of the logical call.
     ///   - logger: The logger to use.
     ///   - deadline: When the whole call must be over, if ever.
+    ///   - redirectTrace: Where redirects are recorded; a new one by default.
     public init(
         options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
-        deadline: ContinuousClock.Instant? = nil
+        deadline: ContinuousClock.Instant? = nil, redirectTrace: RedirectTrace = RedirectTrace()
     ) {
+        self.redirectTrace = redirectTrace
         self.options = options
         self.attempt = attempt
         self.requestID = requestID

@@ -28,11 +28,18 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: URLSessionTransportDelegate
 
-    /// An ephemeral configuration with no `URLCache` and no local cache use.
+    /// An ephemeral configuration with no `URLCache`, no local cache use and no cookie handling.
+    ///
+    /// Cookies are left to the app (a header, or a middleware) as with every other transport:
+    /// cookies added below the middleware chain would be invisible to it, so a cache could not
+    /// keep one user's answers from another's.
     public static func defaultSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
         return configuration
     }
 

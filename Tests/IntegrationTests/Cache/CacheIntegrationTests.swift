@@ -71,4 +71,17 @@ struct CacheIntegrationTests {
             #expect(server.stats.count("GET /films/{id}") == 2)
         }
     }
+
+    @Test("a redirect's target is not stored under the redirecting URL", arguments: TransportKind.allCases)
+    func redirectNotStored(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind, cache: HTTPCache(storage: MemoryCacheStorage()))
+            let request = Request<PixarFilm>(path: "/redirect/302", query: [URLQueryItem(name: "to", value: "/films/up")])
+            let first = try await client.response(for: request)
+            let second = try await client.response(for: request)
+            #expect(first.value.id == "up")
+            #expect(second.cacheStatus == .miss)
+            #expect(server.stats.count("GET /redirect/{code}") == 2)
+        }
+    }
 }

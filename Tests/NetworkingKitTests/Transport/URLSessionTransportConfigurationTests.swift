@@ -16,4 +16,12 @@ struct URLSessionTransportConfigurationTests {
         #expect(configuration.urlCache == nil)
         #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
     }
+
+    @Test("the default session configuration leaves cookies to the app, as every transport does")
+    func noCookieHandling() {
+        let configuration = URLSessionTransport.defaultSessionConfiguration()
+        #expect(configuration.httpShouldSetCookies == false)
+        #expect(configuration.httpCookieAcceptPolicy == .never)
+        #expect(configuration.httpCookieStorage == nil)
+    }
 }

@@ -36,12 +36,15 @@ struct DiskCacheStorageTests {
         try await Fixture.withTemporaryDirectory { directory in
             let nested = directory.appendingPathComponent("a/b", isDirectory: true)
             let storage = DiskCacheStorage(directory: nested)
-            let key = Fixture.key("me", partition: "secret-partition")
+            // Hex-only path and partition, so that a file name made of hex digits could still
+            // be caught holding them.
+            let partition = "deadbeefcafe0123"
+            let key = Fixture.key("abcdef", partition: partition)
             let name = try #require(await Fixture.storeAndFindFile(Fixture.response(), for: key, in: storage))
 
             #expect(try permissions(of: nested) == 0o700)
             #expect(try permissions(of: nested.appendingPathComponent(name)) == 0o600)
-            #expect(!name.contains("secret") && !name.contains("example"))
+            #expect(!name.contains(partition) && !name.contains("abcdef") && !name.contains("example"))
             // Only the entry file: the temporary file was renamed, not left behind.
             let names = try FileManager.default.contentsOfDirectory(atPath: nested.path)
             #expect(names == [name])
@@ -57,7 +60,7 @@ struct DiskCacheStorageTests {
             let file = directory.appendingPathComponent(name)
             let valid = try Data(contentsOf: file)
             var otherVersion = valid
-            otherVersion[11] = 2
+            otherVersion[11] = 1
             let damaged: [(String, Data)] = [
                 ("garbage", Data("not a cache entry at all".utf8)),
                 ("empty", Data()),

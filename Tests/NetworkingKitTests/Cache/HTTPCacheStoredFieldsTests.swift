@@ -1,0 +1,148 @@
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+/// What is stored and when: `Set-Cookie`, statuses without freshness, `Vary` updated by a `304`,
+/// bodies over the size limit, `only-if-cached` with `stale-while-revalidate`.
+@Suite("HTTPCache storing rules")
+struct HTTPCacheStoredFieldsTests {
+    @Test("Set-Cookie reaches the caller but is neither stored nor replayed on a hit")
+    func setCookieNotStored() async throws {
+        let harness = CacheHarness(
+            scripted([ok("a", ["Cache-Control": "max-age=100", "Set-Cookie": "id=1", "Set-Cookie2": "id=1"])]))
+        let miss = try await harness.send()
+        #expect(miss.response.header("Set-Cookie") == "id=1")
+        let hit = try await harness.send()
+        #expect(hit.response.cacheStatus == .hit)
+        #expect(hit.response.header("Set-Cookie") == nil)
+        #expect(hit.response.header("Set-Cookie2") == nil)
+        for variants in (await harness.storage.all()).values {
+            for variant in variants {
+                #expect(variant.response.header("Set-Cookie") == nil && variant.response.header("Set-Cookie2") == nil)
+            }
+        }
+    }
+
+    @Test("A 304's Set-Cookie is handed on once but not merged into the stored response")
+    func setCookieFrom304NotStored() async throws {
+        let harness = CacheHarness(
+            scripted([
+                ok("a", ["Cache-Control": "max-age=10", "ETag": "\"1\""]),
+                .status(.notModified, headers: ["ETag": "\"1\"", "Set-Cookie": "id=2", "Cache-Control": "max-age=10"]),
+            ]))
+        try await harness.send()
+        harness.clock.advance(by: 20)
+        let revalidated = try await harness.send()
+        #expect(revalidated.response.cacheStatus == .revalidated)
+        #expect(revalidated.response.header("Set-Cookie") == "id=2")
+        let hit = try await harness.send()
+        #expect(hit.response.cacheStatus == .hit)
+        #expect(hit.response.header("Set-Cookie") == nil)
+        #expect(harness.networkCount == 2)
+    }
+
+    @Test("A 500 marked private is not stored over a good entry, which stale-if-error can still use")
+    func privateErrorNotStored() async throws {
+        let failing = LockedState(false)
+        let responses = scripted([
+            ok("good", ["Cache-Control": "max-age=10"]),
+            .status(.internalServerError, headers: ["Cache-Control": "private"]),
+        ])
+        let harness = CacheHarness { request in
+            if failing.withLock({ $0 }) { throw NetworkDown() }
+            return try await responses(request)
+        }
+        try await harness.send()
+        harness.clock.advance(by: 20)
+        #expect(try await harness.send().response.status == .internalServerError)
+        failing.withLock { $0 = true }
+        let stale = try await harness.send(headers: ["Cache-Control": "stale-if-error=1000"])
+        #expect(stale.response.status == .ok)
+        #expect(stale.body == "good")
+        #expect(stale.response.cacheStatus == .stale)
+    }
+
+    @Test("public alone gives no heuristic freshness to a status not cacheable by default")
+    func publicGivesNoHeuristic() async throws {
+        let harness = CacheHarness(
+            scripted([
+                .status(.init(code: 418), headers: ["Cache-Control": "public", "Last-Modified": TestClock.httpDate(-100_000)])
+            ]))
+        try await harness.send()
+        #expect(try await harness.send().response.cacheStatus == .miss)
+        #expect(harness.networkCount == 2)
+    }
+
+    @Test("A Vary in a 304 replaces the stored one, and the variant is matched on its fields")
+    func varyFrom304() async throws {
+        let harness = CacheHarness(
+            scripted([
+                ok("a", ["Cache-Control": "max-age=10", "ETag": "\"1\"", "Vary": "Accept-Language"]),
+                .status(.notModified, headers: ["ETag": "\"1\"", "Vary": "Accept", "Cache-Control": "max-age=100"]),
+                ok("b", ["Cache-Control": "max-age=100", "Vary": "Accept"]),
+            ]))
+        try await harness.send(headers: ["Accept-Language": "fr", "Accept": "text/plain"])
+        harness.clock.advance(by: 20)
+        let revalidated = try await harness.send(headers: ["Accept-Language": "fr", "Accept": "text/plain"])
+        #expect(revalidated.response.cacheStatus == .revalidated)
+        // Now only Accept matters: another language is the same variant, another Accept is not.
+        #expect(try await harness.send(headers: ["Accept-Language": "de", "Accept": "text/plain"]).response.cacheStatus == .hit)
+        #expect(try await harness.send(headers: ["Accept-Language": "fr", "Accept": "text/html"]).response.cacheStatus == .miss)
+        #expect(harness.networkCount == 3)
+        #expect((await harness.storage.all()).values.map(\.count).reduce(0, +) == 2)
+    }
+
+    @Test("only-if-cached takes a stale-while-revalidate entry without starting a revalidation")
+    func onlyIfCachedNoBackgroundRevalidation() async throws {
+        let harness = CacheHarness(
+            scripted([
+                ok("a", ["Cache-Control": "max-age=10, stale-while-revalidate=100", "ETag": "\"1\""]),
+                .status(.notModified, headers: ["ETag": "\"1\""]),
+            ]))
+        try await harness.send()
+        harness.clock.advance(by: 20)
+        let stale = try await harness.send(headers: ["Cache-Control": "only-if-cached"])
+        #expect(stale.response.cacheStatus == .stale)
+        #expect(stale.body == "a")
+        await harness.cache.backgroundRevalidationsFinished()
+        #expect(harness.networkCount == 1)
+    }
+
+    @Test("A streamed body of unknown length over the limit is handed on whole and not stored")
+    func streamedBodyOverLimitPassesThrough() async throws {
+        let pulled = Counter()
+        let harness = CacheHarness { _ in
+            StubResponse(
+                status: .ok, headers: ["Cache-Control": "max-age=100"],
+                body: HTTPBody(CountingChunks(chunkSize: 8, chunkCount: 3, pulled: pulled), length: .unknown, iterationBehavior: .single))
+        }
+        let first = try await harness.send(maxResponseBodySize: 10)
+        #expect(first.body == String(repeating: "a", count: 24))
+        #expect(first.response.cacheStatus == .miss)
+        #expect(pulled.value == 3)
+        #expect(try await harness.send(maxResponseBodySize: 10).response.cacheStatus == .miss)
+        #expect(harness.networkCount == 2)
+        #expect(await harness.storage.all().isEmpty)
+    }
+
+    @Test("Through a client, a streamed body over the limit fails as it would without a cache")
+    func streamedBodyOverLimitThroughClient() async throws {
+        let pulled = Counter()
+        let (client, _) = makeClient(middlewares: [HTTPCache(storage: MemoryCacheStorage())], maxResponseBodySize: 10_500) { _ in
+            StubResponse(
+                status: .ok, headers: ["Cache-Control": "max-age=100"],
+                body: HTTPBody(
+                    CountingChunks(chunkSize: 1000, chunkCount: 1000, pulled: pulled), length: .unknown, iterationBehavior: .single))
+        }
+        let error = await networkError { _ = try await client.send(Request<Data>(path: "/x")) }
+        guard case .responseTooLarge(let limit, let request) = error else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 10_500)
+        #expect(request != nil)
+        // The cache read no further than the client would have.
+        #expect(pulled.value == 11)
+    }
+}
