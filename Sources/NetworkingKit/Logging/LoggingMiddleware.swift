@@ -1,0 +1,213 @@
+import Foundation
+public import HTTPTypes
+import HTTPTypesFoundation
+public import Logging
+
+/// Logs each call: one line when the request is sent, one when its answer (or error) comes back,
+/// with every secret hidden.
+///
+/// ```swift
+/// var logger = Logger(label: "api")
+/// logger.logLevel = .debug
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: baseURL,
+///     middlewares: [
+///         LoggingMiddleware(redaction: .default.adding(queryParameters: ["api_key"])),
+///         AuthenticationMiddleware(tokenProvider: refresher),
+///         RetryMiddleware(),
+///     ],
+///     logger: logger))
+/// ```
+///
+/// Messages are static and the context is in metadata, as in AsyncHTTPClient:
+///
+/// | Message            | Level                          | Metadata                                                      |
+/// |--------------------|--------------------------------|---------------------------------------------------------------|
+/// | `Sending request`  | `requestLevel`                 | `http.method`, `http.url`, `attempt`, `request-id`            |
+/// | `Received response`| `responseLevel`; `failureLevel` for 4xx and 5xx | the above, `http.status`, `duration-ms`, `cache` |
+/// | `Request failed`   | `failureLevel`                 | the above, `error` (redacted), `http.status` when known        |
+/// | `Request cancelled`| `responseLevel`                | the above, `duration-ms`                                       |
+///
+/// Headers (redacted) are added as `http.request.headers` and `http.response.headers` when
+/// `logsHeaders` is set or the logger is at `trace`. Bodies are added as `http.request.body` and
+/// `http.response.body` only when ``BodyLogging/text(maxBytes:)`` asks for them; see
+/// ``BodyLogging``.
+///
+/// **Where to put it.** First in the list (outermost), it logs one pair of lines per logical
+/// call, whatever retries, refreshes and cache hits happen inside; `attempt` is then always 1,
+/// and the retries appear as ``RetryMiddleware``'s own `Retrying request` lines with the same
+/// `request-id`. Placed after a ``RetryMiddleware``, it logs one pair per attempt instead, with
+/// each attempt's number. Either way it sees the request before inner middlewares add their
+/// headers: an `Authorization` added by ``AuthenticationMiddleware`` is never in its lines.
+///
+/// **Response bodies.** Logging a body must not consume the stream the caller will read. A
+/// buffered body is logged as it is; a streamed body is read and handed on as a buffered copy
+/// only when its declared length is within the call's response size limit (the client would
+/// read it whole anyway); a stream of unknown length is not logged.
+///
+/// **Inner middlewares.** The middlewares inside it log through a copy of the call's logger that
+/// applies the same redaction to every message and metadata value, so a retry's reason or a
+/// cache's URL cannot show what this middleware hides.
+///
+/// **Silent by default.** With no `logger`, it writes to the call's logger
+/// (``RequestContext/logger``), which is ``LiveAPIClient/Configuration/logger``: a no-op unless
+/// you configure one.
+public struct LoggingMiddleware: Middleware {
+    /// The logger to write to, or `nil` to use each call's ``RequestContext/logger``.
+    public let logger: Logger?
+    /// What is hidden from every line.
+    public let redaction: Redaction
+    /// The level of `Sending request`.
+    public let requestLevel: Logger.Level
+    /// The level of `Received response` for statuses under 400, and of `Request cancelled`.
+    public let responseLevel: Logger.Level
+    /// The level of `Request failed`, and of `Received response` for 4xx and 5xx statuses.
+    public let failureLevel: Logger.Level
+    /// Whether bodies are logged.
+    public let bodies: BodyLogging
+    /// Whether headers are logged at every level, not only at `trace`.
+    public let logsHeaders: Bool
+
+    /// Creates a logging middleware.
+    /// - Parameters:
+    ///   - logger: The logger to write to; `nil` (the default) writes to each call's logger.
+    ///   - redaction: The headers and query parameters to hide.
+    ///   - requestLevel: The level of the line for a request sent.
+    ///   - responseLevel: The level of the line for a successful response.
+    ///   - failureLevel: The level of the line for an error or a 4xx/5xx response.
+    ///   - logsBodies: Whether to log text bodies, and how much of them.
+    ///   - logsHeaders: Whether to log (redacted) headers at every level, not only at `trace`.
+    public init(
+        logger: Logger? = nil,
+        redaction: Redaction = .default,
+        requestLevel: Logger.Level = .debug,
+        responseLevel: Logger.Level = .debug,
+        failureLevel: Logger.Level = .warning,
+        logsBodies: BodyLogging = .none,
+        logsHeaders: Bool = false
+    ) {
+        self.logger = logger
+        self.redaction = redaction
+        self.requestLevel = requestLevel
+        self.responseLevel = responseLevel
+        self.failureLevel = failureLevel
+        self.bodies = logsBodies
+        self.logsHeaders = logsHeaders
+    }
+
+    /// Logs the request, runs the rest of the chain, and logs what came back.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var logger = self.logger ?? context.logger
+        logger[metadataKey: "request-id"] = "\(context.requestID)"
+        let showsHeaders = logsHeaders || logger.logLevel <= .trace
+        let secrets = redaction.secrets(of: request)
+        var summary: Logger.Metadata = [
+            "http.method": "\(request.method.rawValue)",
+            "http.url": "\(request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)")",
+            "attempt": "\(context.attempt)",
+        ]
+
+        logger.log(
+            level: requestLevel, "Sending request",
+            metadata: requestMetadata(summary, request, body, showsHeaders, secrets))
+
+        let start = ContinuousClock.now
+        do {
+            var inner = context
+            inner.logger = context.logger.redacting(with: redaction, hiding: secrets)
+            var (response, responseBody) = try await next(request, body, inner)
+            summary["duration-ms"] = "\(Self.milliseconds(since: start))"
+            summary["http.status"] = "\(response.status.code)"
+            if let cache = response.cacheStatus { summary["cache"] = "\(cache.rawValue)" }
+            if showsHeaders { summary["http.response.headers"] = Self.metadata(redaction.redact(response.headerFields)) }
+
+            let level = response.status.code >= 400 ? failureLevel : responseLevel
+            if let maxBytes = bodies.maxBytes, logger.logLevel <= level,
+                BodyLogging.isText(contentType: response.headerFields.contentType)
+            {
+                let (logged, handedOn) = try await Self.readable(
+                    responseBody, limit: context.options.maxResponseBodySize)
+                responseBody = handedOn
+                if let logged {
+                    let text = BodyLogging.text(
+                        of: logged, maxBytes: maxBytes, contentType: response.headerFields.contentType,
+                        redaction: redaction, secrets: secrets)
+                    summary["http.response.body"] = "\(text)"
+                }
+            }
+            logger.log(level: level, "Received response", metadata: summary)
+            return (response, responseBody)
+        } catch {
+            summary["duration-ms"] = "\(Self.milliseconds(since: start))"
+            if error is CancellationError || Task.isCancelled || Self.isCancellation(error) {
+                logger.log(level: responseLevel, "Request cancelled", metadata: summary)
+            } else {
+                if let status = (error as? NetworkError)?.statusCode { summary["http.status"] = "\(status)" }
+                summary["error"] = "\(redaction.redact(String(describing: error), hiding: secrets))"
+                logger.log(level: failureLevel, "Request failed", metadata: summary)
+            }
+            throw error
+        }
+    }
+
+    /// The metadata of `Sending request`: the summary, plus headers and body when asked for.
+    private func requestMetadata(
+        _ summary: Logger.Metadata, _ request: HTTPRequest, _ body: HTTPBody?, _ showsHeaders: Bool, _ secrets: [String]
+    ) -> Logger.Metadata {
+        var metadata = summary
+        if showsHeaders {
+            metadata["http.request.headers"] = Self.metadata(redaction.redact(request.headerFields))
+        }
+        // Only a buffered body: reading a stream here would leave nothing to send.
+        if let maxBytes = bodies.maxBytes, let data = body?.bufferedData,
+            BodyLogging.isText(contentType: request.headerFields.contentType)
+        {
+            let text = BodyLogging.text(
+                of: data, maxBytes: maxBytes, contentType: request.headerFields.contentType,
+                redaction: redaction, secrets: secrets)
+            metadata["http.request.body"] = "\(text)"
+        }
+        return metadata
+    }
+
+    /// The bytes of a response body that can be logged without taking it from the caller, and
+    /// the body to hand on: the same body, or a buffered copy of a stream that had to be read.
+    private static func readable(_ body: HTTPBody?, limit: Int?) async throws -> (Data?, HTTPBody?) {
+        guard let body else { return (nil, nil) }
+        if let data = body.bufferedData { return (data, body) }
+        guard case .known(let length) = body.length, let limit, length <= Int64(limit) else {
+            return (nil, body)
+        }
+        let data = try await body.collect(upTo: limit)
+        return (data, HTTPBody(data))
+    }
+
+    /// Fields as metadata, values of repeated names joined as HTTP joins them.
+    private static func metadata(_ fields: HTTPFields) -> Logger.MetadataValue {
+        var values: [String: Logger.MetadataValue] = [:]
+        for field in fields {
+            let name = field.name.canonicalName
+            if case .string(let existing) = values[name] {
+                values[name] = .string(existing + ", " + field.value)
+            } else {
+                values[name] = .string(field.value)
+            }
+        }
+        return .dictionary(values)
+    }
+
+    private static func isCancellation(_ error: any Error) -> Bool {
+        if case NetworkError.cancelled = error { return true }
+        return false
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+}
