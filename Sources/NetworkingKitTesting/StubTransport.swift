@@ -21,11 +21,21 @@ public final class StubTransport: HTTPTransport {
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
     private let handler: Handler
+    private let latency: Duration
+    private let clock: any Clock<Duration>
     private let recorded = LockedState<[RecordedRequest]>([])
 
     /// Creates a transport that answers every request with `handler`.
-    public init(_ handler: @escaping Handler) {
+    public convenience init(_ handler: @escaping Handler) {
+        self.init(latency: .zero, clock: ContinuousClock(), handler: handler)
+    }
+
+    /// Creates a transport that answers every request with `handler` after `latency` on `clock`
+    /// (pass an `ImmediateClock` to record the wait instead of waiting).
+    public init(latency: Duration, clock: any Clock<Duration> = ContinuousClock(), handler: @escaping Handler) {
         self.handler = handler
+        self.latency = latency
+        self.clock = clock
     }
 
     /// Creates a transport that gives the same answer to every request.
@@ -38,7 +48,13 @@ public final class StubTransport: HTTPTransport {
         recorded.withLock { $0 }
     }
 
-    /// Records the request (reading its body) and returns the handler's answer.
+    /// Every request sent so far to `path` (compared with ``RecordedRequest/path``), in order.
+    public func requests(to path: String) -> [RecordedRequest] {
+        requests.filter { $0.path == path }
+    }
+
+    /// Records the request (reading its body), waits for the transport's latency and the answer's
+    /// delay, then returns the handler's answer or throws its failure.
     public func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -47,7 +63,16 @@ public final class StubTransport: HTTPTransport {
         let bodyData = try await body?.collect(upTo: Int.max)
         let record = RecordedRequest(request: request, body: bodyData, attempt: context.attempt)
         recorded.withLock { $0.append(record) }
+        if latency > .zero {
+            try await clock.sleep(for: latency)
+        }
         let stub = try await handler(record)
+        if let delay = stub.delay {
+            try await delay.clock.sleep(for: delay.duration)
+        }
+        if let failure = stub.failure {
+            throw failure
+        }
         return (stub.response, stub.body)
     }
 }
@@ -83,6 +108,10 @@ public struct StubResponse: Sendable {
     public var response: HTTPResponse
     /// The body; `nil` for none.
     public var body: HTTPBody?
+    /// The error the transport throws instead of answering (see ``failure(_:)``); `nil` to answer.
+    public var failure: NetworkError?
+    /// How long the transport waits, and on which clock, before answering or failing.
+    public var delay: StubDelay?
 
     /// Creates an answer with a status, headers and a body.
     public init(status: HTTPResponse.Status = .ok, headers: [String: String] = [:], body: HTTPBody? = nil) {
