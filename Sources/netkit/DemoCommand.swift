@@ -2,6 +2,7 @@ import ArgumentParser
 import DemoAPI
 import ExampleServices
 import Foundation
+import Logging
 import NetworkingKit
 
 /// `netkit demo`: starts DemoAPI in-process and walks through the library as an app would.
@@ -15,10 +16,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
     var transport: TransportChoice = .ahc
 
+    @Flag(name: .shortAndLong, help: "Also show the library's log lines (LoggingMiddleware, secrets redacted).")
+    var verbose = false
+
+    /// Log lines on standard output, in order with the tour's own lines.
+    private static func logger() -> Logger {
+        var logger = Logger(label: "netkit", factory: { StreamLogHandler.standardOutput(label: $0) })
+        logger.logLevel = .info
+        return logger
+    }
+
     func run() async throws {
         do {
             try await DemoServer.withServer { server in
-                var tour = DemoTour(server: server, transport: transport)
+                var tour = DemoTour(server: server, transport: transport, logger: verbose ? Self.logger() : nil)
                 try await tour.run()
             }
         } catch let error as NetworkError {

@@ -1,6 +1,7 @@
 import DemoAPI
 import ExampleServices
 import Foundation
+import Logging
 import NetworkingKit
 
 /// What `GET /me` answers.
@@ -14,12 +15,27 @@ private struct Profile: Decodable, Sendable {
 struct DemoTour {
     let server: DemoServer
     let transport: TransportChoice
+    /// Where `-v` sends the library's log lines; `nil` keeps the tour quiet.
+    let logger: Logger?
 
     private var step = 0
 
-    init(server: DemoServer, transport: TransportChoice) {
+    init(server: DemoServer, transport: TransportChoice, logger: Logger? = nil) {
         self.server = server
         self.transport = transport
+        self.logger = logger
+    }
+
+    /// A client for the tour, logging each call first when `-v` asked for it.
+    private func client(_ middlewares: [any Middleware] = []) -> LiveAPIClient {
+        LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: transport.transport, middlewares: logging + middlewares))
+    }
+
+    private var logging: [any Middleware] {
+        guard let logger else { return [] }
+        return [LoggingMiddleware(logger: logger, requestLevel: .info, responseLevel: .info)]
     }
 
     mutating func run() async throws {
@@ -27,9 +43,10 @@ struct DemoTour {
         print("DemoAPI is running at \(server.baseURL); requests go through \(transport.displayName).")
 
         // The Pixar service uses the default client: snake_case JSON, ISO 8601 dates.
-        let films = FilmsService(client: LiveAPIClient(baseURL: server.baseURL, transport: transport.transport))
+        let films = FilmsService(client: client())
         // The todos API speaks jsonplaceholder's camelCase, so it has a client of its own.
-        let todos = TodosService(client: TodosService.makeClient(baseURL: server.baseURL, transport: transport.transport))
+        let todos = TodosService(
+            client: TodosService.makeClient(baseURL: server.baseURL, transport: transport.transport, middlewares: logging))
 
         section("List the films", "GET /films")
         let all = try await films.films()
@@ -50,16 +67,13 @@ struct DemoTour {
         detail(characters.map { "\($0.name) (voiced by \($0.voiceActor))" }.joined(separator: ", "))
 
         section("Follow a redirect", "GET /redirect/301?to=/films/coco")
-        let client = LiveAPIClient(baseURL: server.baseURL, transport: transport.transport)
-        let moved = try await client.response(
+        let plain = client()
+        let moved = try await plain.response(
             for: Request<PixarFilm>(path: "/redirect/301", query: [URLQueryItem(name: "to", value: "/films/coco")]))
         detail("followed by the client's RedirectPolicy to \(moved.value.title) (\(moved.value.releaseYear))")
 
         section("A flaky route, recovered", "GET /faults/status/503?times=2")
-        let resilient = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: server.baseURL, transport: transport.transport,
-                middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)))]))
+        let resilient = client([RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)))])
         let recovered = try await resilient.response(
             for: Request<Data>(
                 path: "/faults/status/503",
@@ -69,9 +83,7 @@ struct DemoTour {
         detail("\(attempts) attempts reached the server, the app saw one answer: \(recovered.response.status.code)")
 
         section("Identical calls in flight, coalesced", "5 x GET /faults/delay/200")
-        let coalescing = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: server.baseURL, transport: transport.transport, middlewares: [RequestDeduplicator()]))
+        let coalescing = client([RequestDeduplicator()])
         let answers = try await withThrowingTaskGroup(of: Data.self) { group in
             for _ in 0..<5 {
                 group.addTask { try await coalescing.send(Request<Data>(path: "/faults/delay/200")) }
@@ -83,15 +95,13 @@ struct DemoTour {
         detail("\(Set(answers).count == 1 ? "all 5 answers are equal" : "the answers differ?")")
 
         section("Sign in, then an expired token refreshed once for 5 calls", "POST /auth/login, GET /me")
-        let auth = AuthManager(client: LiveAPIClient(baseURL: server.baseURL, transport: transport.transport))
-        let signedIn = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: server.baseURL, transport: transport.transport, middlewares: [auth.middleware]))
+        let auth = AuthManager(client: client())
+        let signedIn = client([auth.middleware])
         _ = try await auth.login(username: "woody", password: "andy")
         let me = try await signedIn.send(Request<Profile>(path: "/me"))
         detail("signed in as \(me.displayName); AuthenticationMiddleware adds the Bearer token")
         // The server expires the token behind the app's back; the next calls all get 401 at first.
-        try await client.send(Request<Void>(path: "/auth/expire", method: .post, query: [URLQueryItem(name: "username", value: "woody")]))
+        try await plain.send(Request<Void>(path: "/auth/expire", method: .post, query: [URLQueryItem(name: "username", value: "woody")]))
         let profiles = try await withThrowingTaskGroup(of: Profile.self) { group in
             for _ in 0..<5 {
                 group.addTask { try await signedIn.send(Request<Profile>(path: "/me")) }
@@ -102,9 +112,7 @@ struct DemoTour {
         try await auth.logout()
 
         section("An HTTP cache: network, then cache, then a 304", "GET /films/up, /films/coco?max_age=0")
-        let cached = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: server.baseURL, transport: transport.transport, middlewares: [HTTPCache(storage: MemoryCacheStorage())]))
+        let cached = client([HTTPCache(storage: MemoryCacheStorage())])
         let before = server.stats.count("GET /films/{id}")
         let network = try await cached.response(PixarAPIEndpoint.filmDetail(id: "up"), as: PixarFilm.self)
         let hit = try await cached.response(PixarAPIEndpoint.filmDetail(id: "up"), as: PixarFilm.self)

@@ -39,6 +39,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "A directory for an HTTP cache kept across runs (RFC 9111); the answer's X-Cache header says HIT, MISS, REVALIDATED or STALE.")
     var cacheDir: String?
 
+    @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
+    var curl = false
+
     @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
     var verbose = false
 
@@ -50,9 +53,13 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let prepared = try prepare()
-        let middlewares: [any Middleware] = cacheDir.map {
+        var middlewares: [any Middleware] = cacheDir.map {
             [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
         } ?? []
+        if curl {
+            // Innermost, so it shows the request as the transport gets it (Accept, Content-Type...).
+            middlewares.append(CurlPrinter(redaction: ResponsePrinter.redaction))
+        }
         let client = LiveAPIClient(
             configuration: LiveAPIClient.Configuration(
                 baseURL: nil,
@@ -172,5 +179,17 @@ struct RequestCommand: AsyncParsableCommand {
         case NSFileReadNoPermissionError: return "permission denied"
         default: return "the file could not be read"
         }
+    }
+}
+
+/// Prints each request it sees as a runnable curl command, credentials redacted.
+private struct CurlPrinter: Middleware {
+    let redaction: Redaction
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        print(request.curlDescription(body: body?.bufferedData, redaction: redaction))
+        return try await next(request, body, context)
     }
 }

@@ -4,21 +4,14 @@ import NetworkingKit
 /// Writes what `netkit request` shows: a status line, headers with secrets redacted, and the
 /// body, pretty-printed when it is JSON.
 struct ResponsePrinter {
-    /// Headers whose values are credentials; only an `Authorization` scheme is kept.
-    static let secretHeaders: Set<HTTPField.Name> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
-        HTTPField.Name("X-API-Key"), HTTPField.Name("X-Auth-Token"),
-    ].compactMap { $0 }.reduce(into: []) { $0.insert($1) }
+    /// What the command hides: the library's default credentials plus the usual API-key headers and
+    /// query parameters.
+    static let redaction = Redaction.default.adding(headers: ["X-API-Key", "X-Auth-Token"], queryParameters: ["api_key", "apikey", "access_token", "token"])
 
     /// `Authorization: Bearer <redacted>`, `Cookie: <redacted>`, other headers as they are.
     static func redacted(_ field: HTTPField) -> String {
-        guard secretHeaders.contains(field.name) else { return "\(field.name): \(field.value)" }
-        if field.name == .authorization || field.name == .proxyAuthorization,
-            let scheme = field.value.split(separator: " ").first, field.value.contains(" ")
-        {
-            return "\(field.name): \(scheme) <redacted>"
-        }
-        return "\(field.name): <redacted>"
+        let shown = redaction.redact(HTTPFields([field])).first ?? field
+        return "\(shown.name): \(shown.value)"
     }
 
     /// `HTTP 404 Not Found`. URLSession does not report the server's reason phrase, so the

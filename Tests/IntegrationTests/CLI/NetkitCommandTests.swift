@@ -150,6 +150,34 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("--curl prints a runnable command with credentials and declared parameters redacted")
+    func curl() async throws {
+        try await withDemoServer { server in
+            let run = try await Self.netkit([
+                "request", "POST", "\(server.baseURL.absoluteString)/echo?api_key=k3y&page=2", "--json", #"{"a":"it's"}"#,
+                "-H", "Authorization: Bearer s3cret", "--curl",
+            ])
+            #expect(run.status == 0, "\(run.error)")
+            let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
+            #expect(line.contains("-X POST"))
+            #expect(line.contains("api_key=%3Credacted%3E&page=2"))
+            #expect(line.contains("-H 'Authorization: Bearer <redacted>'"))
+            #expect(line.contains(#"--data-binary '{"a":"it'\''s"}'"#))
+            #expect(!line.contains("s3cret") && !line.contains("k3y"))
+        }
+    }
+
+    @Test("demo -v shows the library's log lines")
+    func demoVerbose() async throws {
+        let run = try await Self.netkit(["demo", "-v"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("Sending request"))
+        #expect(run.output.contains("Received response"))
+        // Whatever mentions a bearer token shows it redacted.
+        let bearers = run.output.components(separatedBy: "Bearer ").dropFirst()
+        #expect(bearers.allSatisfy { $0.hasPrefix("<redacted>") })
+    }
+
     @Test("--cache-dir keeps answers across runs: the second run is a cache hit")
     func cacheDirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-cli-cache-\(UUID().uuidString)")
