@@ -173,8 +173,10 @@ struct NetkitCommandTests {
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("Sending request"))
         #expect(run.output.contains("Received response"))
-        // Whatever mentions a bearer token shows it redacted.
-        let bearers = run.output.components(separatedBy: "Bearer ").dropFirst()
+        // A log line that mentions a bearer token shows it redacted.
+        let logLines = run.output.split(separator: "\n").filter { $0.contains("[NetworkingKit]") }
+        #expect(!logLines.isEmpty)
+        let bearers = logLines.flatMap { $0.components(separatedBy: "Bearer ").dropFirst() }
         #expect(bearers.allSatisfy { $0.hasPrefix("<redacted>") })
     }
 
