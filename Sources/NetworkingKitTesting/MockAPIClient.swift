@@ -99,7 +99,7 @@ public final class MockAPIClient: APIClient {
 
     /// Adds a stub that answers calls matching `match` with `answers`, in order, then the last.
     public func stub<Value: Sendable>(_ match: Match, answers: [Answer<Value>]) {
-        add(match, answers: answers, isTypeStub: false)
+        add(match, answers: answers, isTypeStub: match.isTypeMatch)
     }
 
     /// Adds a stub that answers every call asking for `type` with `answers`, in order, then the last.

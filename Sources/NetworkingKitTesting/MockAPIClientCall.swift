@@ -69,10 +69,17 @@ extension MockAPIClient {
     public struct Match: Sendable {
         let test: @Sendable (Call) -> Bool
         let label: String
+        /// Whether it matches by response type only: such stubs yield to endpoint stubs.
+        let isTypeMatch: Bool
 
         /// Matches calls by an arbitrary test.
         public init(_ label: String = "a predicate", _ test: @escaping @Sendable (Call) -> Bool) {
+            self.init(label: label, isTypeMatch: false, test)
+        }
+
+        private init(label: String, isTypeMatch: Bool, _ test: @escaping @Sendable (Call) -> Bool) {
             self.label = label
+            self.isTypeMatch = isTypeMatch
             self.test = test
         }
 
@@ -95,7 +102,7 @@ extension MockAPIClient {
         /// Calls that ask for a value of `type`, whatever their endpoint.
         public static func type<Value>(_ type: Value.Type) -> Match {
             let id = ObjectIdentifier(type)
-            return Match("any call as \(String(describing: type))") { $0.responseTypeID == id }
+            return Match(label: "any call as \(String(describing: type))", isTypeMatch: true) { $0.responseTypeID == id }
         }
 
         /// Calls for which `test` returns `true`.

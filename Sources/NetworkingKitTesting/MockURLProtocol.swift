@@ -105,7 +105,13 @@ public final class MockURLProtocol: URLProtocol {
 
     /// Answers from the handler for the request's host.
     override public func startLoading() {
-        let request = Self.withBodyInline(self.request)
+        let request: URLRequest
+        do {
+            request = try Self.withBodyInline(self.request)
+        } catch {
+            client?.urlProtocol(self, didFailWithError: error)
+            return
+        }
         let host = request.url?.host?.lowercased() ?? ""
         let handler = Self.handlers.withLock { $0.byHost[host] ?? $0.fallback }
         guard let handler else {
@@ -128,7 +134,8 @@ public final class MockURLProtocol: URLProtocol {
     override public func stopLoading() {}
 
     /// The request with a streamed body read into `httpBody`, so that handlers find it there.
-    private static func withBodyInline(_ request: URLRequest) -> URLRequest {
+    /// - Throws: The stream's error, so that a handler never sees a silently cut body.
+    private static func withBodyInline(_ request: URLRequest) throws -> URLRequest {
         guard request.httpBody == nil, let stream = request.httpBodyStream else { return request }
         var copy = request
         var data = Data()
@@ -137,6 +144,7 @@ public final class MockURLProtocol: URLProtocol {
         defer { stream.close() }
         while true {
             let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0 { throw stream.streamError ?? URLError(.cannotDecodeRawData) }
             guard count > 0 else { break }
             data.append(contentsOf: buffer[0..<count])
         }

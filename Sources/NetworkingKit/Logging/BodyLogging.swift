@@ -30,20 +30,38 @@ public enum BodyLogging: Sendable, Hashable {
         return ["application/json", "application/xml", "application/x-www-form-urlencoded"].contains(mediaType)
     }
 
-    /// The loggable text of `data`: cut to `maxBytes`, decoded as UTF-8 (a character split by the
-    /// cut becomes U+FFFD), marked when cut, and redacted.
+    /// How many bytes of a body to read to log `maxBytes` of it: enough past the cut to see
+    /// whole any secret (known or named) that the cut would split, so that it is redacted before
+    /// the text is cut.
+    static func bytesToRead(maxBytes: Int, secrets: [String]) -> Int {
+        let longest = secrets.map(\.utf8.count).max() ?? 0
+        return maxBytes + max(longest, 256)
+    }
+
+    /// The loggable text of `data` (the body, or a prefix of at least
+    /// ``bytesToRead(maxBytes:secrets:)`` bytes of a body of `totalBytes`): decoded as UTF-8,
+    /// redacted, then cut to at most `maxBytes` bytes of whole characters and marked when cut.
     static func text(
-        of data: Data, maxBytes: Int, contentType: String?, redaction: Redaction, secrets: [String]
+        of data: Data, totalBytes: Int? = nil, maxBytes: Int, contentType: String?, redaction: Redaction,
+        secrets: [String]
     ) -> String {
-        var text = String(decoding: data.prefix(maxBytes), as: UTF8.self)
+        let total = totalBytes ?? data.count
+        var text = String(decoding: data.prefix(bytesToRead(maxBytes: maxBytes, secrets: secrets)), as: UTF8.self)
         let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
         if isForm {
             // A form body is a query string without the `?`.
             text = redaction.redactParameters(in: text, formAtStart: true)
         }
         text = redaction.redact(text, hiding: secrets)
-        if data.count > maxBytes {
-            text += "… (\(data.count) bytes, truncated)"
+        if total > maxBytes {
+            var cut = ""
+            var count = 0
+            for character in text {
+                count += character.utf8.count
+                if count > maxBytes { break }
+                cut.append(character)
+            }
+            text = cut + "… (\(total) bytes, truncated)"
         }
         return text
     }

@@ -9,14 +9,14 @@ extension HTTPRequest {
     /// ```swift
     /// request.curlDescription(body: Data(#"{"rating":5}"#.utf8))
     /// // curl -X POST 'https://api.example.com/v1/films/1/ratings' -H 'Authorization: Bearer <redacted>' \
-    /// //   -H 'Content-Type: application/json' --data-binary '{"rating":5}'
+    /// //   -H 'Content-Type: application/json' --data-raw '{"rating":5}'
     /// ```
     ///
     /// Each argument is single-quoted, with a `'` inside written `'\''`, so no character of a
     /// header or body reaches the shell unquoted. Secrets are hidden by `redaction` (in the URL,
     /// the headers, and form or JSON bodies); pass `nil` to get the command with the real
     /// credentials, which then runs as the original did. A body that is not UTF-8 text is left
-    /// out, with `--data-binary` noting its size, since a shell argument cannot carry every byte.
+    /// out, with `--data-raw` noting its size, since a shell argument cannot carry every byte.
     /// - Parameters:
     ///   - body: The request body, if any.
     ///   - redaction: What to hide; ``Redaction/default`` hides the HTTP credential headers.
@@ -27,10 +27,16 @@ extension HTTPRequest {
         if method == .head {
             arguments.append("--head")
         } else {
-            arguments += ["-X", method.rawValue]
+            // A method is a token, which may hold shell characters (`&`, `$`, `|`): quoted unless plain.
+            let plain = method.rawValue.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            arguments += ["-X", plain ? method.rawValue : Self.quoted(method.rawValue)]
         }
-        let url = self.url.map { redaction?.redact($0) ?? $0 }
-        arguments.append(Self.quoted(url?.absoluteString ?? path ?? "/"))
+        let url = (self.url.map { redaction?.redact($0) ?? $0 })?.absoluteString ?? path ?? "/"
+        // curl reads `[]{}` in a URL as ranges and sets; --globoff sends them as they are.
+        if url.contains(where: { "[]{}".contains($0) }) {
+            arguments.append("--globoff")
+        }
+        arguments.append(Self.quoted(url))
 
         let fields = redaction?.redact(headerFields) ?? headerFields
         for field in fields {
@@ -38,7 +44,8 @@ extension HTTPRequest {
         }
 
         if let body, !body.isEmpty {
-            arguments.append("--data-binary")
+            // --data-raw, not --data-binary: a body starting with `@` is text, not a file to upload.
+            arguments.append("--data-raw")
             if let text = String(data: body, encoding: .utf8) {
                 arguments.append(Self.quoted(Self.redacted(body: text, contentType: headerFields[.contentType], redaction)))
             } else {

@@ -41,9 +41,10 @@ public import Logging
 /// headers: an `Authorization` added by ``AuthenticationMiddleware`` is never in its lines.
 ///
 /// **Response bodies.** Logging a body must not consume the stream the caller will read. A
-/// buffered body is logged as it is; a streamed body is read and handed on as a buffered copy
-/// only when its declared length is within the call's response size limit (the client would
-/// read it whole anyway); a stream of unknown length is not logged.
+/// buffered body is logged as it is. Of a stream of known length only the first bytes are read,
+/// and the body handed on yields them and then the rest of the same stream (or the error the read
+/// hit), so the caller sees what it would have seen unlogged. A stream of unknown length is not
+/// logged. Header values, errors and bodies are redacted by pattern and by the request's secrets.
 ///
 /// **Inner middlewares.** The middlewares inside it log through a copy of the call's logger that
 /// applies the same redaction to every message and metadata value, so a retry's reason or a
@@ -103,40 +104,53 @@ public struct LoggingMiddleware: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var logger = self.logger ?? context.logger
+        let secrets = LazySecrets { [redaction] in redaction.secrets(of: request) }
+        var inner = context
+        // A no-op logger drops every line an inner middleware writes: nothing to redact.
+        if !(context.logger.handler is SwiftLogNoOpLogHandler) {
+            inner.logger = context.logger.redacting(with: redaction, hiding: secrets)
+        }
+        // Nothing below is worth working out when the logger drops all three lines.
+        guard logger.logLevel <= min(requestLevel, responseLevel, failureLevel) else {
+            return try await next(request, body, inner)
+        }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
-        let secrets = redaction.secrets(of: request)
         var summary: Logger.Metadata = [
             "http.method": "\(request.method.rawValue)",
             "http.url": "\(request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)")",
             "attempt": "\(context.attempt)",
         ]
 
-        logger.log(
-            level: requestLevel, "Sending request",
-            metadata: requestMetadata(summary, request, body, showsHeaders, secrets))
+        if logger.logLevel <= requestLevel {
+            logger.log(
+                level: requestLevel, "Sending request",
+                metadata: requestMetadata(summary, request, body, showsHeaders, secrets.value))
+        }
 
         let start = ContinuousClock.now
         do {
-            var inner = context
-            inner.logger = context.logger.redacting(with: redaction, hiding: secrets)
             var (response, responseBody) = try await next(request, body, inner)
             summary["duration-ms"] = "\(Self.milliseconds(since: start))"
             summary["http.status"] = "\(response.status.code)"
             if let cache = response.cacheStatus { summary["cache"] = "\(cache.rawValue)" }
-            if showsHeaders { summary["http.response.headers"] = Self.metadata(redaction.redact(response.headerFields)) }
-
             let level = response.status.code >= 400 ? failureLevel : responseLevel
-            if let maxBytes = bodies.maxBytes, logger.logLevel <= level,
+            guard logger.logLevel <= level else { return (response, responseBody) }
+            if showsHeaders {
+                summary["http.response.headers"] = metadata(response.headerFields, hiding: secrets.value)
+            }
+
+            if let maxBytes = bodies.maxBytes, let body = responseBody,
                 BodyLogging.isText(contentType: response.headerFields.contentType)
             {
-                let (logged, handedOn) = try await Self.readable(
-                    responseBody, limit: context.options.maxResponseBodySize)
+                let (logged, handedOn) = await Self.loggable(
+                    body, bytes: BodyLogging.bytesToRead(maxBytes: maxBytes, secrets: secrets.value))
                 responseBody = handedOn
-                if let logged {
+                if let (data, total) = logged {
                     let text = BodyLogging.text(
-                        of: logged, maxBytes: maxBytes, contentType: response.headerFields.contentType,
-                        redaction: redaction, secrets: secrets)
+                        of: data, totalBytes: total, maxBytes: maxBytes,
+                        contentType: response.headerFields.contentType, redaction: redaction,
+                        secrets: secrets.value)
                     summary["http.response.body"] = "\(text)"
                 }
             }
@@ -146,9 +160,9 @@ public struct LoggingMiddleware: Middleware {
             summary["duration-ms"] = "\(Self.milliseconds(since: start))"
             if error is CancellationError || Task.isCancelled || Self.isCancellation(error) {
                 logger.log(level: responseLevel, "Request cancelled", metadata: summary)
-            } else {
+            } else if logger.logLevel <= failureLevel {
                 if let status = (error as? NetworkError)?.statusCode { summary["http.status"] = "\(status)" }
-                summary["error"] = "\(redaction.redact(String(describing: error), hiding: secrets))"
+                summary["error"] = "\(redaction.redact(String(describing: error), hiding: secrets.value))"
                 logger.log(level: failureLevel, "Request failed", metadata: summary)
             }
             throw error
@@ -161,7 +175,7 @@ public struct LoggingMiddleware: Middleware {
     ) -> Logger.Metadata {
         var metadata = summary
         if showsHeaders {
-            metadata["http.request.headers"] = Self.metadata(redaction.redact(request.headerFields))
+            metadata["http.request.headers"] = self.metadata(request.headerFields, hiding: secrets)
         }
         // Only a buffered body: reading a stream here would leave nothing to send.
         if let maxBytes = bodies.maxBytes, let data = body?.bufferedData,
@@ -175,27 +189,50 @@ public struct LoggingMiddleware: Middleware {
         return metadata
     }
 
-    /// The bytes of a response body that can be logged without taking it from the caller, and
-    /// the body to hand on: the same body, or a buffered copy of a stream that had to be read.
-    private static func readable(_ body: HTTPBody?, limit: Int?) async throws -> (Data?, HTTPBody?) {
-        guard let body else { return (nil, nil) }
-        if let data = body.bufferedData { return (data, body) }
-        guard case .known(let length) = body.length, let limit, length <= Int64(limit) else {
-            return (nil, body)
+    /// The first `bytes` of a response body (or all of it, if shorter) with its total size, and
+    /// the body to hand on, which yields exactly what `body` would have.
+    ///
+    /// A buffered body is logged as it is. Of a stream of known length, only the prefix is read;
+    /// the body handed on yields it, then the rest of the same stream, or the error the read hit.
+    /// A stream of unknown length is not logged.
+    private static func loggable(_ body: HTTPBody, bytes: Int) async -> ((Data, Int)?, HTTPBody) {
+        if let data = body.bufferedData { return ((data, data.count), body) }
+        guard case .known(let length) = body.length else { return (nil, body) }
+        var iterator = body.makeAsyncIterator()
+        var chunks: [Data] = []
+        var read = Data()
+        var failure: (any Error)?
+        var finished = false
+        do {
+            while read.count < bytes {
+                guard let chunk = try await iterator.next() else {
+                    finished = true
+                    break
+                }
+                chunks.append(chunk)
+                read.append(chunk)
+            }
+        } catch {
+            failure = error
         }
-        let data = try await body.collect(upTo: limit)
-        return (data, HTTPBody(data))
+        let handedOn = HTTPBody(
+            PrefixedChunks(chunks: chunks, then: finished || failure != nil ? nil : iterator, failure: failure),
+            length: body.length, iterationBehavior: .single)
+        return ((read, Int(clamping: length)), handedOn)
     }
 
-    /// Fields as metadata, values of repeated names joined as HTTP joins them.
-    private static func metadata(_ fields: HTTPFields) -> Logger.MetadataValue {
+    /// Fields as metadata, redacted by name and by value, values of repeated names joined as
+    /// HTTP joins them.
+    private func metadata(_ fields: HTTPFields, hiding secrets: [String]) -> Logger.MetadataValue {
         var values: [String: Logger.MetadataValue] = [:]
-        for field in fields {
+        for field in redaction.redact(fields) {
             let name = field.name.canonicalName
+            // A `Link` or `Location` value is a URL that may carry a sensitive query parameter.
+            let value = redaction.redact(field.value, hiding: secrets)
             if case .string(let existing) = values[name] {
-                values[name] = .string(existing + ", " + field.value)
+                values[name] = .string(existing + ", " + value)
             } else {
-                values[name] = .string(field.value)
+                values[name] = .string(value)
             }
         }
         return .dictionary(values)
@@ -209,5 +246,45 @@ public struct LoggingMiddleware: Middleware {
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
         return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// The chunks already read from a stream, then the rest of it (or the error its read hit): the
+/// stream as the caller would have read it, had nothing looked at its start.
+private struct PrefixedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+
+    private let state: LockedState<(chunks: [Data], rest: HTTPBody.Iterator?, failure: (any Error)?)?>
+
+    init(chunks: [Data], then rest: HTTPBody.Iterator?, failure: (any Error)?) {
+        self.state = LockedState((chunks, rest, failure))
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: [Data]
+        var rest: HTTPBody.Iterator?
+        var failure: (any Error)?
+
+        mutating func next() async throws -> Data? {
+            if !chunks.isEmpty { return chunks.removeFirst() }
+            if let failure {
+                self.failure = nil
+                throw failure
+            }
+            guard var iterator = rest else { return nil }
+            rest = nil
+            let chunk = try await iterator.next()
+            if chunk != nil { rest = iterator }
+            return chunk
+        }
+    }
+
+    /// The one iterator over the chunks (the body is handed on as `.single`); a second is empty.
+    func makeAsyncIterator() -> AsyncIterator {
+        let taken = state.withLock { state in
+            defer { state = nil }
+            return state
+        }
+        return AsyncIterator(chunks: taken?.chunks ?? [], rest: taken?.rest, failure: taken?.failure)
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 
-/// A log handler that hides secrets in every message and metadata value before passing them on.
+/// A log handler that hides secrets in every message, metadata value and error before passing
+/// them on.
 ///
 /// ``LoggingMiddleware`` hands the middlewares inside it a logger built on this handler, so that
 /// what they log about a call (a retry's reason, a cache's URL) is redacted like its own lines:
@@ -8,19 +9,25 @@ import Logging
 struct RedactingLogHandler: LogHandler {
     private var upstream: any LogHandler
     private let redaction: Redaction
-    /// The values known to be secret in the call being logged.
-    private let secrets: [String]
+    /// The values known to be secret in the call being logged, worked out on the first line.
+    private let secrets: LazySecrets
 
-    init(wrapping upstream: any LogHandler, redaction: Redaction, secrets: [String]) {
+    init(wrapping upstream: any LogHandler, redaction: Redaction, secrets: LazySecrets) {
         self.upstream = upstream
         self.redaction = redaction
         self.secrets = secrets
+        // The upstream handler merges its provider's metadata itself, past `log(event:)`.
+        self.upstream.metadataProvider = upstream.metadataProvider.map(redacting)
     }
 
     func log(event: LogEvent) {
         var event = event
-        event.message = "\(redaction.redact(event.message.description, hiding: secrets))"
+        event.message = "\(redaction.redact(event.message.description, hiding: secrets.value))"
         event.metadata = event.metadata.map(redact)
+        if let error = event.error {
+            event.error = RedactedError(
+                description: redaction.redact(String(describing: error), hiding: secrets.value))
+        }
         upstream.log(event: event)
     }
 
@@ -43,27 +50,65 @@ struct RedactingLogHandler: LogHandler {
 
     var metadataProvider: Logger.MetadataProvider? {
         get { upstream.metadataProvider }
-        set { upstream.metadataProvider = newValue }
+        set { upstream.metadataProvider = newValue.map(redacting) }
+    }
+
+    /// `provider` with every value it provides redacted.
+    private func redacting(_ provider: Logger.MetadataProvider) -> Logger.MetadataProvider {
+        let redaction = redaction
+        let secrets = secrets
+        return Logger.MetadataProvider {
+            provider.get().mapValues { Self.redact($0, redaction: redaction, secrets: secrets.value) }
+        }
     }
 
     private func redact(_ metadata: Logger.Metadata) -> Logger.Metadata {
-        metadata.mapValues(redact)
+        let secrets = secrets.value
+        return metadata.mapValues { Self.redact($0, redaction: redaction, secrets: secrets) }
     }
 
     private func redact(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        Self.redact(value, redaction: redaction, secrets: secrets.value)
+    }
+
+    private static func redact(
+        _ value: Logger.Metadata.Value, redaction: Redaction, secrets: [String]
+    ) -> Logger.Metadata.Value {
         switch value {
         case .string(let text): .string(redaction.redact(text, hiding: secrets))
         case .stringConvertible(let convertible): .string(redaction.redact(convertible.description, hiding: secrets))
-        case .dictionary(let dictionary): .dictionary(dictionary.mapValues(redact))
-        case .array(let array): .array(array.map(redact))
+        case .dictionary(let dictionary): .dictionary(dictionary.mapValues { redact($0, redaction: redaction, secrets: secrets) })
+        case .array(let array): .array(array.map { redact($0, redaction: redaction, secrets: secrets) })
         }
     }
 }
 
+/// An error logged through a ``RedactingLogHandler``: the original's description, redacted.
+struct RedactedError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The secrets of a call, worked out the first time a line is actually logged.
+final class LazySecrets: Sendable {
+    private let compute: @Sendable () -> [String]
+    private let cache = LockedState<[String]?>(nil)
+
+    init(_ compute: @escaping @Sendable () -> [String]) {
+        self.compute = compute
+    }
+
+    var value: [String] {
+        if let cached = cache.withLock({ $0 }) { return cached }
+        let computed = compute()
+        cache.withLock { $0 = computed }
+        return computed
+    }
+}
+
 extension Logger {
-    /// This logger with every message and metadata value redacted, keeping its label, level and
-    /// metadata.
-    func redacting(with redaction: Redaction, hiding secrets: [String]) -> Logger {
+    /// This logger with every message, metadata value and error redacted, keeping its label,
+    /// level and metadata.
+    func redacting(with redaction: Redaction, hiding secrets: LazySecrets) -> Logger {
         let handler = RedactingLogHandler(wrapping: self.handler, redaction: redaction, secrets: secrets)
         return Logger(label: label, factory: { _ in handler })
     }

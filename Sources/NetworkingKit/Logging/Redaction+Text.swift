@@ -46,15 +46,15 @@ extension Redaction {
     /// Hides the value after a sensitive header name or parameter name used as a key:
     /// `Authorization: Bearer x`, `"Cookie": "a=b"`, `"token": "x"`, `token=x` after a space.
     func redactNamedValues(in text: String) -> String {
-        let headerNames = sensitiveHeaders.map { Array($0.canonicalName.unicodeScalars) }
-        let parameterNames = sensitiveQueryParameters.map { Array($0.unicodeScalars) }
+        let names = sensitiveHeaders.map { (Array($0.canonicalName.unicodeScalars), true) }
+            + sensitiveQueryParameters.map { (Array($0.unicodeScalars), false) }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
         scanning: while index < scalars.count {
             let startsWord = index == 0 || !Self.isNameCharacter(scalars[index - 1])
             if startsWord {
-                for (name, isHeader) in headerNames.map({ ($0, true) }) + parameterNames.map({ ($0, false) })
+                for (name, isHeader) in names
                 where Self.matches(name, in: scalars, at: index) {
                     guard let valueStart = Self.valueStart(in: scalars, after: index + name.count) else { continue }
                     let (valueEnd, quoted) = Self.valueEnd(in: scalars, from: valueStart, isHeader: isHeader)

@@ -162,7 +162,7 @@ struct NetkitCommandTests {
             #expect(line.contains("-X POST"))
             #expect(line.contains("api_key=%3Credacted%3E&page=2"))
             #expect(line.contains("-H 'Authorization: Bearer <redacted>'"))
-            #expect(line.contains(#"--data-binary '{"a":"it'\''s"}'"#))
+            #expect(line.contains(#"--data-raw '{"a":"it'\''s"}'"#))
             #expect(!line.contains("s3cret") && !line.contains("k3y"))
         }
     }

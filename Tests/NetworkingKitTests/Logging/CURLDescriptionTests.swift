@@ -31,8 +31,26 @@ struct CURLDescriptionTests {
         let body = Data(#"{"title":"Woody's Roundup"}"#.utf8)
         #expect(
             request.curlDescription(body: body)
-                == #"curl -X POST 'https://api.example.com/v1/films' -H 'Content-Type: application/json' --data-binary '{"title":"Woody'\''s Roundup"}'"#
+                == #"curl -X POST 'https://api.example.com/v1/films' -H 'Content-Type: application/json' --data-raw '{"title":"Woody'\''s Roundup"}'"#
         )
+    }
+
+    @Test("a body starting with @ is sent as text, never read from a file")
+    func atSignBody() {
+        let request = Self.request("/v1/notes", method: .post, [("Content-Type", "text/plain")])
+        #expect(
+            request.curlDescription(body: Data("@/etc/passwd".utf8))
+                == "curl -X POST 'https://api.example.com/v1/notes' -H 'Content-Type: text/plain' --data-raw '@/etc/passwd'")
+    }
+
+    @Test("a method with shell characters is quoted; brackets in a URL cannot trigger curl's globbing")
+    func shellSafety() throws {
+        let method = try #require(HTTPRequest.Method("X&id"))
+        #expect(Self.request("/v1/x", method: method).curlDescription() == "curl -X 'X&id' 'https://api.example.com/v1/x'")
+        // Brackets come out percent-encoded, so curl's globbing never sees them.
+        #expect(
+            Self.request("/v1/films?ids[]=1").curlDescription()
+                == "curl -X GET 'https://api.example.com/v1/films?ids%5B%5D=1'")
     }
 
     @Test("header values are quoted, quotes in them escaped")
@@ -60,7 +78,7 @@ struct CURLDescriptionTests {
         let form = Self.request("/login", method: .post, [("Content-Type", "application/x-www-form-urlencoded")])
         #expect(
             form.curlDescription(body: Data("password=hunter2&user=woody".utf8), redaction: redaction)
-                == "curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded' --data-binary 'password=%3Credacted%3E&user=woody'"
+                == "curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'password=%3Credacted%3E&user=woody'"
         )
     }
 
@@ -69,7 +87,7 @@ struct CURLDescriptionTests {
         #expect(Self.request("/v1/x", method: .head).curlDescription() == "curl --head 'https://api.example.com/v1/x'")
         #expect(
             Self.request("/v1/x", method: .put).curlDescription(body: Data([0xFF, 0xFE, 0x00]))
-                == "curl -X PUT 'https://api.example.com/v1/x' --data-binary '<3 bytes of binary data>'")
+                == "curl -X PUT 'https://api.example.com/v1/x' --data-raw '<3 bytes of binary data>'")
     }
 
     #if os(macOS) || os(Linux)
@@ -93,7 +111,7 @@ struct CURLDescriptionTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(
             text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                == ["-X", "POST", "https://api.example.com/v1/films", "-H", "X-Note: \(note)", "--data-binary", body, ""])
+                == ["-X", "POST", "https://api.example.com/v1/films", "-H", "X-Note: \(note)", "--data-raw", body, ""])
     }
     #endif
 }

@@ -9,10 +9,13 @@ struct LogRecord: Sendable {
     let level: Logger.Level
     let message: String
     let metadata: [String: String]
+    /// The description of the record's error, if it has one.
+    var error: String? = nil
 
     /// Everything the record would print, for "this secret appears nowhere" checks.
     var rendered: String {
-        ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+        ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [error].compactMap { $0 })
+            .joined(separator: " ")
     }
 }
 
@@ -26,8 +29,8 @@ final class LogCapture: Sendable {
     func records(_ message: String) -> [LogRecord] { records.filter { $0.message == message } }
 
     /// A logger writing here, at `level` and above.
-    func logger(level: Logger.Level = .trace) -> Logger {
-        var logger = Logger(label: "test") { _ in Handler(capture: self) }
+    func logger(level: Logger.Level = .trace, metadataProvider: Logger.MetadataProvider? = nil) -> Logger {
+        var logger = Logger(label: "test") { _ in Handler(capture: self, metadataProvider: metadataProvider) }
         logger.logLevel = level
         return logger
     }
@@ -48,11 +51,12 @@ final class LogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+            let provided = metadataProvider?.get() ?? [:]
+            let merged = metadata.merging(provided) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
             capture.append(
                 LogRecord(
                     level: event.level, message: event.message.description,
-                    metadata: merged.mapValues { "\($0)" }))
+                    metadata: merged.mapValues { "\($0)" }, error: event.error.map { String(describing: $0) }))
         }
     }
 }

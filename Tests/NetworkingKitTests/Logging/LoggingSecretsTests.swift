@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import NetworkingKit
 import NetworkingKitTesting
@@ -89,5 +90,30 @@ struct LoggingSecretsTests {
         #expect(lines.filter { line in tokens.contains { line.contains("Bearer \($0)") || line.contains("\"\($0)\"") } } == [])
         #expect(Secrets.leaks(in: capture.records) == [])
         #expect(capture.records("Sending request").count == 2)
+    }
+
+    @Test("a sensitive header an inner middleware adds, unknown to the logging middleware")
+    func headerAddedInside() async throws {
+        struct Refused: Error, CustomStringConvertible {
+            let description: String
+        }
+        let capture = LogCapture()
+        let addKey = ProbeMiddleware { request, body, context, next in
+            var request = request
+            request.headerFields[HTTPField.Name("X-API-Key")!] = Secrets.apiKeyHeader
+            context.logger.debug(
+                "Added key X-API-Key: \(Secrets.apiKeyHeader)",
+                metadata: ["headers": "\(request.headerFields)", "key": "X-API-Key: \(Secrets.apiKeyHeader)"])
+            return try await next(request, body, context)
+        }
+        let logging = LoggingMiddleware(redaction: Secrets.redaction, logsHeaders: true)
+        let (client, transport) = makeLoggedClient(capture, logging: logging, inner: [addKey]) { _ in
+            throw Refused(description: "refused request with X-API-Key: \(Secrets.apiKeyHeader)")
+        }
+        _ = try? await client.response(TestEndpoint(path: "/films"), as: OK.self)
+        #expect(transport.requests.first?.request.headerFields[HTTPField.Name("X-API-Key")!] == Secrets.apiKeyHeader)
+        #expect(capture.records("Added key X-API-Key: <redacted>").count == 1)
+        #expect(capture.records("Request failed").count == 1)
+        #expect(Secrets.leaks(in: capture.records) == [])
     }
 }

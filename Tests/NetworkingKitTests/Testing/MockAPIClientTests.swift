@@ -82,6 +82,17 @@ struct MockAPIClientTests {
         #expect(try await service.film(id: "cars").title == "Any film")
     }
 
+    @Test("a type stub made through .type(_:) also yields to an endpoint stub, whatever the order")
+    func typeMatchYields() async throws {
+        let mock = MockAPIClient()
+        mock.stub(PixarAPIEndpoint.filmDetail(id: "up"), with: film("up", "Up"))
+        mock.stub(.type(PixarFilm.self), with: film("0", "Any film"))
+        let service = FilmsService(client: mock)
+
+        #expect(try await service.film(id: "up").title == "Up")
+        #expect(try await service.film(id: "cars").title == "Any film")
+    }
+
     @Test("a sequence answers in order, then repeats its last answer")
     func sequence() async throws {
         let mock = MockAPIClient()
