@@ -1,0 +1,134 @@
+public import CoreMetrics
+public import HTTPTypes
+
+/// Records each call in swift-metrics: how many, how long, with which outcome, and what the
+/// cache did.
+///
+/// ```swift
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory(...))   // once, at launch
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: baseURL,
+///     middlewares: [MetricsMiddleware(), HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]))
+/// ```
+///
+/// | Metric                              | Type    | Dimensions                                  |
+/// |-------------------------------------|---------|---------------------------------------------|
+/// | `networkingkit_requests_total`      | counter | `method`, `status_class` (`2xx`…`5xx`, or `error`), `error` (the kind, for `error`) |
+/// | `networkingkit_request_duration`    | timer (nanoseconds) | the same                        |
+/// | `networkingkit_cache_total`         | counter | `result`: `hit`, `miss`, `revalidated`, `stale` |
+///
+/// The prefix (`networkingkit`) and extra dimensions (added to every metric) are set in
+/// ``init(labelPrefix:dimensions:factory:)``.
+///
+/// **Where to put it.** First in the list (outermost), it records one call per logical request,
+/// whatever retries and refreshes happen inside, and sees the `X-Cache` header an
+/// ``HTTPCache`` inside it adds. Placed after a ``RetryMiddleware``, it records each attempt.
+///
+/// **Free without a backend.** The factory is read once, at creation. When it is swift-metrics'
+/// no-op factory (nothing bootstrapped), a call goes straight to `next`, with no clock read and
+/// no metric touched. Create the middleware after `MetricsSystem.bootstrap`.
+public struct MetricsMiddleware: Middleware {
+    /// The start of every metric's label.
+    public let labelPrefix: String
+    /// Dimensions added to every metric, before the middleware's own.
+    public let dimensions: [(String, String)]
+
+    private let factory: any MetricsFactory
+    private let isNoOp: Bool
+    private let cacheCounters: [CacheStatus: Counter]
+    private let outcomes: LockedState<[OutcomeKey: Outcome]>
+
+    /// Creates a metrics middleware.
+    /// - Parameters:
+    ///   - labelPrefix: The start of every label; `networkingkit` by default.
+    ///   - dimensions: Dimensions added to every metric, such as `[("service", "pixar")]`.
+    ///   - factory: The metrics backend; `nil` (the default) uses `MetricsSystem.factory`.
+    public init(
+        labelPrefix: String = "networkingkit",
+        dimensions: [(String, String)] = [],
+        factory: (any MetricsFactory)? = nil
+    ) {
+        let factory = factory ?? MetricsSystem.factory
+        self.labelPrefix = labelPrefix
+        self.dimensions = dimensions
+        self.factory = factory
+        self.isNoOp = factory is NOOPMetricsHandler
+        var cacheCounters: [CacheStatus: Counter] = [:]
+        if !isNoOp {
+            for status in CacheStatus.allCases {
+                cacheCounters[status] = Counter(
+                    label: "\(labelPrefix)_cache_total",
+                    dimensions: dimensions + [("result", status.rawValue.lowercased())], factory: factory)
+            }
+        }
+        self.cacheCounters = cacheCounters
+        self.outcomes = LockedState([:])
+    }
+
+    /// Runs the rest of the chain and records how it went.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard !isNoOp else { return try await next(request, body, context) }
+        let start = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, body, context)
+            let key = OutcomeKey(
+                method: request.method.rawValue, statusClass: ObservabilityNames.statusClass(response.status.code),
+                error: nil)
+            record(key, since: start)
+            if let status = response.cacheStatus { cacheCounters[status]?.increment() }
+            return (response, responseBody)
+        } catch {
+            let statusClass = (error as? NetworkError)?.statusCode.map(ObservabilityNames.statusClass)
+            let key = OutcomeKey(
+                method: request.method.rawValue, statusClass: statusClass ?? "error",
+                error: statusClass == nil ? ObservabilityNames.errorKind(error) : nil)
+            record(key, since: start)
+            throw error
+        }
+    }
+
+    /// Counts one call with this outcome and records its duration.
+    private func record(_ key: OutcomeKey, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let outcome = outcome(for: key)
+        outcome.requests.increment()
+        outcome.duration.recordNanoseconds(Self.nanoseconds(elapsed))
+    }
+
+    /// The metrics of an outcome, made on its first call and reused after.
+    private func outcome(for key: OutcomeKey) -> Outcome {
+        outcomes.withLock { outcomes in
+            if let outcome = outcomes[key] { return outcome }
+            var dimensions = self.dimensions + [("method", key.method), ("status_class", key.statusClass)]
+            if let error = key.error { dimensions.append(("error", error)) }
+            let outcome = Outcome(
+                requests: Counter(label: "\(labelPrefix)_requests_total", dimensions: dimensions, factory: factory),
+                duration: Timer(label: "\(labelPrefix)_request_duration", dimensions: dimensions, factory: factory))
+            outcomes[key] = outcome
+            return outcome
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
+    }
+
+    /// What tells one outcome's metrics from another's.
+    private struct OutcomeKey: Hashable {
+        let method: String
+        let statusClass: String
+        let error: String?
+    }
+
+    /// The metrics of one outcome.
+    private struct Outcome {
+        let requests: Counter
+        let duration: Timer
+    }
+}
