@@ -1,3 +1,4 @@
+public import Metrics
 public import Foundation
 
 /// Keeps the current token and refreshes it, once, however many calls need it at the same time
@@ -52,6 +53,8 @@ public actor TokenRefresher: TokenProvider {
     public nonisolated let refreshMargin: Duration
 
     private let store: any TokenStore
+    /// `networkingkit_token_refreshes_total`: every refresh started.
+    private let refreshes: Counter
     private let now: @Sendable () -> Date
     private let performRefresh: Refresh
     private let onSignOut: SignOutHandler
@@ -86,6 +89,8 @@ public actor TokenRefresher: TokenProvider {
     ///   - onSignOut: Called once when a refresh is refused and the token has been removed, before
     ///     the waiting calls fail, so that by the time a caller sees the error the app has already
     ///     signed the user out.
+    ///   - metricsFactory: Where `networkingkit_token_refreshes_total` is counted; `nil` uses
+    ///     `MetricsSystem.factory` (a no-op until a backend is bootstrapped).
     ///   - performRefresh: Exchanges the current token for a new one; called with a token that has
     ///     a refresh token, never twice at the same time.
     public init(
@@ -94,8 +99,10 @@ public actor TokenRefresher: TokenProvider {
         refreshMargin: Duration = .seconds(60),
         now: @escaping @Sendable () -> Date = { Date() },
         onSignOut: @escaping SignOutHandler = { _ in },
+        metricsFactory: (any MetricsFactory)? = nil,
         performRefresh: @escaping Refresh
     ) {
+        self.refreshes = Counter(label: "networkingkit_token_refreshes_total", factory: metricsFactory ?? MetricsSystem.factory)
         self.store = store
         self.refreshWindow = refreshWindow
         self.refreshMargin = refreshMargin
@@ -215,6 +222,7 @@ public actor TokenRefresher: TokenProvider {
     /// Starts a refresh from `token`, or returns `nil` when the refresh window is full.
     private func startRefresh(from token: AuthToken) -> SharedRefresh? {
         guard history.admit(at: now(), window: refreshWindow) else { return nil }
+        refreshes.increment()
         let operation = SharedRefresh()
         inFlight = operation
         let session = self.session

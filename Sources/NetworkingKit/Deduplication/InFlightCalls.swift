@@ -38,10 +38,17 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// What became of a caller that asked to join.
     private enum Admission {
         case cancelled
-        case joined
+        case started
+        case shared
     }
 
     private let state = LockedState(State())
+    /// Called each time a caller joins a call already in flight (for a metric).
+    private let onShare: @Sendable () -> Void
+
+    init(onShare: @escaping @Sendable () -> Void = {}) {
+        self.onShare = onShare
+    }
 
     /// The number of calls in flight.
     var callCount: Int {
@@ -90,17 +97,19 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             guard !Task.isCancelled else { return .cancelled }
             if state.calls[key] != nil {
                 state.calls[key]?.waiters[waiter] = continuation
-                return .joined
+                return .shared
             }
             let id = state.makeID()
             // Unstructured on purpose: the call must outlive the cancellation of the caller that
             // happened to start it, as long as anyone else still waits for it.
             let task = Task { await self.run(operation, key: key, call: id) }
             state.calls[key] = Call(id: id, task: task, waiters: [waiter: continuation])
-            return .joined
+            return .started
         }
-        if admission == .cancelled {
-            continuation.resume(throwing: NetworkError.cancelled)
+        switch admission {
+        case .cancelled: continuation.resume(throwing: NetworkError.cancelled)
+        case .shared: onShare()
+        case .started: break
         }
     }
 

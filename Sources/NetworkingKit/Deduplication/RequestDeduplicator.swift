@@ -1,3 +1,4 @@
+public import Metrics
 public import Foundation
 public import HTTPTypes
 
@@ -59,15 +60,25 @@ public final class RequestDeduplicator: Middleware {
     /// Header fields that requests may differ in and still share a call.
     public let ignoredHeaders: Set<HTTPField.Name>
 
-    private let responses = InFlightCalls<DeduplicationKey, SharedResponse>()
-    private let values = InFlightCalls<String, Data>()
+    private let responses: InFlightCalls<DeduplicationKey, SharedResponse>
+    private let values: InFlightCalls<String, Data>
 
     /// Creates a deduplicator.
-    /// - Parameter ignoredHeaders: Header fields that do not change the answer, so requests that
-    ///   differ only in them may share a call. Never put a credential here: requests with
-    ///   different credentials would then share one answer.
-    public init(ignoredHeaders: Set<HTTPField.Name> = RequestDeduplicator.defaultIgnoredHeaders) {
+    /// - Parameters:
+    ///   - ignoredHeaders: Header fields that do not change the answer, so requests that
+    ///     differ only in them may share a call. Never put a credential here: requests with
+    ///     different credentials would then share one answer.
+    ///   - metricsFactory: Where `networkingkit_deduplicated_total` (callers that joined a call
+    ///     already in flight) is counted; `nil` uses `MetricsSystem.factory` (a no-op until a
+    ///     backend is bootstrapped).
+    public init(
+        ignoredHeaders: Set<HTTPField.Name> = RequestDeduplicator.defaultIgnoredHeaders,
+        metricsFactory: (any MetricsFactory)? = nil
+    ) {
         self.ignoredHeaders = ignoredHeaders
+        let shared = Counter(label: "networkingkit_deduplicated_total", factory: metricsFactory ?? MetricsSystem.factory)
+        self.responses = InFlightCalls { shared.increment() }
+        self.values = InFlightCalls { shared.increment() }
     }
 
     /// Sends the request, or waits for the identical request already in flight and returns a copy

@@ -20,6 +20,12 @@ public import HTTPTypes
 /// The prefix (`networkingkit`) and extra dimensions (added to every metric) are set in
 /// ``init(labelPrefix:dimensions:factory:)``.
 ///
+/// Work that happens inside other components is counted by them, since a middleware outside
+/// cannot see it: `networkingkit_retries_total` by ``RetryMiddleware``,
+/// `networkingkit_token_refreshes_total` by ``TokenRefresher`` and
+/// `networkingkit_deduplicated_total` (callers that joined a call in flight) by
+/// ``RequestDeduplicator``, each through the same `MetricsSystem` or a factory given to it.
+///
 /// **Where to put it.** First in the list (outermost), it records one call per logical request,
 /// whatever retries and refreshes happen inside, and sees the `X-Cache` header an
 /// ``HTTPCache`` inside it adds. Placed after a ``RetryMiddleware``, it records each attempt.

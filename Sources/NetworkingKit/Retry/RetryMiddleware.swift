@@ -1,3 +1,4 @@
+public import Metrics
 public import HTTPTypes
 import Logging
 
@@ -23,6 +24,8 @@ public struct RetryMiddleware: Middleware {
     public let budget: RetryBudget?
     private let clock: any Clock<Duration>
     private let random: @Sendable () -> Double
+    /// `networkingkit_retries_total`: every retry made, across the client's calls.
+    private let retries: Counter
 
     /// Creates a retry middleware.
     /// - Parameters:
@@ -30,12 +33,16 @@ public struct RetryMiddleware: Middleware {
     ///   - budget: The retry budget; share one instance between clients to bound them together.
     ///   - clock: The clock that waits run on.
     ///   - random: A source of values in `0..<1` for jitter.
+    ///   - metricsFactory: Where `networkingkit_retries_total` is counted; `nil` uses
+    ///     `MetricsSystem.factory` (a no-op until a backend is bootstrapped).
     public init(
         policy: RetryPolicy = .default,
         budget: RetryBudget? = RetryBudget(),
         clock: any Clock<Duration> = ContinuousClock(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
+        self.retries = Counter(label: "networkingkit_retries_total", factory: metricsFactory ?? MetricsSystem.factory)
         self.policy = policy
         self.budget = budget
         self.clock = clock
@@ -95,6 +102,7 @@ public struct RetryMiddleware: Middleware {
                     "attempt": "\(retry)", "delay-ms": "\(Int(delay.timeInterval * 1000))",
                     "reason": "\(Self.reason(for: outcome))",
                 ])
+            retries.increment()
             try await clock.sleep(for: delay)
             previousDelay = delay
             attempts += 1
