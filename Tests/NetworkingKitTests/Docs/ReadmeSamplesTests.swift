@@ -1,0 +1,189 @@
+import ExampleServices
+import Foundation
+import NetworkingKit
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The README's Swift samples, compiled: each sits between `readme-sample` markers, exactly as in
+// the README (imports aside), inside a function that provides what the sample assumes. The test
+// below fails when a README sample and its copy here differ, so a sample can never go stale
+// without the build noticing (kean/Get's CodeSamplesTests does the same).
+
+/// Stand-ins for what the samples take from the app around them.
+private func showAlert(_ message: String) {}
+private func show(_ films: [PixarFilm], _ results: SearchResults) {}
+
+private actor Session {
+    func showSignIn() {}
+}
+
+/// A seed-style interceptor, as an app would write it (seed 000).
+private struct AuthInterceptor: RequestInterceptor {
+    let tokenStore: InMemoryTokenStore
+
+    func intercept(_ request: URLRequest) async throws -> URLRequest {
+        var request = request
+        if let token = await tokenStore.token() {
+            request.setValue(token.authorizationValue, forHTTPHeaderField: "Authorization")
+        }
+        return request
+    }
+}
+
+private enum ReadmeSamples {
+    static func quickStart() async throws {
+        // <readme-sample>
+
+        // 1. Define the endpoints once.
+        enum PixarAPIEndpoint: APIEndpoint {
+            case films
+            case filmDetail(id: String)
+            case search(query: String)
+            case rateFilm(id: String, rating: FilmRating)
+
+            var path: String {
+                switch self {
+                case .films: "/films"
+                case .filmDetail(let id): "/films/\(PathSegment.escape(id))"
+                case .search: "/search"
+                case .rateFilm(let id, _): "/films/\(PathSegment.escape(id))/rating"
+                }
+            }
+            var method: HTTPMethod {
+                if case .rateFilm = self { return .post }
+                return .get
+            }
+            var queryItems: [URLQueryItem]? {
+                if case .search(let query) = self { return [URLQueryItem(name: "q", value: query)] }
+                return nil
+            }
+            var body: (any Encodable)? {
+                if case .rateFilm(_, let rating) = self { return rating }
+                return nil
+            }
+        }
+
+        // 2. Make one client (snake_case JSON and ISO 8601 dates by default).
+        let client = LiveAPIClient(baseURL: URL(string: "https://api.pixar.example/v1")!)
+
+        // 3. Call it from services and view models, which depend only on `any APIClient`.
+        do {
+            let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
+            let results = try await client.request(PixarAPIEndpoint.search(query: "toy"), as: SearchResults.self)
+            show(films, results)
+        } catch let error as NetworkError {
+            showAlert(error.localizedDescription)   // "The requested item could not be found."
+        }
+        // </readme-sample>
+    }
+
+    static func typedRequests(client: LiveAPIClient) async throws {
+        // <readme-sample>
+        enum Films {
+            static let list = Request<[PixarFilm]>(path: "/films")
+            static func detail(id: String) -> Request<PixarFilm> { Request(path: "/films/\(PathSegment.escape(id))") }
+        }
+        let films = try await client.send(Films.list)
+        let answer = try await client.response(for: Films.list)   // value + status, headers, duration
+        print(films.count, answer.response.status, answer.duration)
+        // </readme-sample>
+    }
+
+    static func configuration(tokens: InMemoryTokenStore) {
+        // <readme-sample>
+        let client = LiveAPIClient(
+            configuration: .init(
+                baseURL: URL(string: "https://api.pixar.example/v1")!,
+                middlewares: [AuthInterceptor(tokenStore: tokens).middleware],   // a seed-style interceptor
+                defaultHeaders: ["User-Agent": "PixarApp/1.0"],
+                timeout: .seconds(30),
+                maxResponseBodySize: 8 * 1024 * 1024
+            ))
+        // </readme-sample>
+        _ = client
+    }
+
+    static func resilience(apiURL: URL, tokenFile: URL, session: Session) async throws {
+        // <readme-sample>
+        let auth = AuthManager(
+            client: LiveAPIClient(baseURL: apiURL),              // its own client for /auth/login and /auth/refresh
+            store: FileTokenStore(fileURL: tokenFile),            // owner-only file; KeychainTokenStore on Apple platforms
+            onSignOut: { _ in await session.showSignIn() }        // the refresh token was refused
+        )
+        let client = LiveAPIClient(
+            configuration: .init(
+                baseURL: apiURL,
+                middlewares: [
+                    auth.middleware,                              // Bearer token; one refresh for all concurrent 401s
+                    RequestDeduplicator(),                        // identical GETs in flight share one call
+                    RetryMiddleware(policy: .default),            // 3 attempts, 0.5 s then 1 s, full jitter, budgeted
+                ],
+                timeout: .seconds(30),                            // each attempt
+                callTimeout: .seconds(90)                         // the whole call, retries and refresh included
+            ))
+        try await auth.login(username: "woody", password: "andy")
+
+        // At a call site instead of in the chain, as in the seeds:
+        let films = try await withRetry(policy: .aggressive) {
+            try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
+        }
+        print(films.count)
+        // </readme-sample>
+    }
+
+    static func caching(client: LiveAPIClient, cachesDirectory: URL, filmsURL: URL) async throws {
+        // <readme-sample>
+        let cache = HTTPCache(storage: TieredCacheStorage(
+            front: MemoryCacheStorage(),                                  // 16 MiB, LRU
+            back: DiskCacheStorage(directory: cachesDirectory)            // 100 MiB, LRU, survives restarts
+        ))
+        // middlewares: [LoggingMiddleware(), auth.middleware, RequestDeduplicator(), cache, RetryMiddleware()]
+        let answer = try await client.response(PixarAPIEndpoint.films, as: [PixarFilm].self)
+        print(answer.cacheStatus == .hit)   // .hit, .miss, .revalidated or .stale
+        await cache.purge(url: filmsURL)
+        // </readme-sample>
+    }
+}
+
+@Suite("README samples")
+struct ReadmeSamplesTests {
+    /// The Swift blocks of the README, without their import lines.
+    static func readmeSamples() throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        return readme.components(separatedBy: "```swift\n").dropFirst().compactMap { block in
+            block.components(separatedBy: "```").first.map { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+            }
+        }
+    }
+
+    /// The compiled copies in this file, with their indentation removed.
+    static func compiledSamples() throws -> [String] {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let start = "// <" + "readme-sample>\n"
+        let end = "// </" + "readme-sample>"
+        return source.components(separatedBy: start).dropFirst().compactMap { part in
+            part.components(separatedBy: end).first.map { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }
+                    .joined(separator: "\n") + "\n"
+            }
+        }
+    }
+
+    @Test("every Swift sample in the README is compiled here, unchanged")
+    func samplesMatch() throws {
+        let readme = try Self.readmeSamples()
+        let compiled = try Self.compiledSamples()
+        #expect(readme.count == compiled.count, "the README has \(readme.count) Swift samples; \(compiled.count) are compiled")
+        for (index, (sample, copy)) in zip(readme, compiled).enumerated() {
+            #expect(sample == copy, "README sample \(index + 1) differs from its compiled copy")
+        }
+    }
+}
