@@ -2,7 +2,7 @@ public import Foundation
 import HTTPTypes
 public import NetworkingKit
 
-/// An ``APIClient`` that answers from a script instead of the network, and records every call,
+/// An `APIClient` that answers from a script instead of the network, and records every call,
 /// for unit tests of view models and services that depend on `any APIClient` (seed 000).
 ///
 /// ```swift
@@ -23,9 +23,9 @@ public import NetworkingKit
 /// ``NetworkError/unknown(_:)`` with a ``ScriptError/unscripted(_:)`` naming the call, unless
 /// ``stubUnscripted(throwing:)`` set another answer; the mock never crashes a test.
 ///
-/// Values come back as a ``Response`` with status `200 OK`, and as `data` the value encoded as
+/// Values come back as a `Response` with status `200 OK`, and as `data` the value encoded as
 /// JSON when it is `Encodable` (empty otherwise). Request bodies are encoded the way
-/// ``LiveAPIClient`` encodes them, so ``Call/body`` holds the bytes a server would receive.
+/// `LiveAPIClient` encodes them, so ``Call/body`` holds the bytes a server would receive.
 ///
 /// Scripting and calls may happen from any task at once: every access goes through one lock.
 public final class MockAPIClient: APIClient {
@@ -153,7 +153,7 @@ public final class MockAPIClient: APIClient {
         var error: NetworkError?
     }
 
-    /// Builds the request as ``LiveAPIClient`` would, over a transport that records it, so that the
+    /// Builds the request as `LiveAPIClient` would, over a transport that records it, so that the
     /// call holds the body's real bytes whatever kind of body it was.
     private func capture(_ send: (LiveAPIClient) async throws -> Response<EmptyResponse>) async -> Captured {
         let transport = StubTransport(always: .status(.noContent))

@@ -19,7 +19,7 @@ extension MockAPIClient {
         public let queryItems: [URLQueryItem]
         /// The endpoint's or request's own headers (not the client's defaults).
         public let headers: [String: String]
-        /// The body exactly as ``LiveAPIClient`` would send it (JSON-encoded with the mock's
+        /// The body exactly as `LiveAPIClient` would send it (JSON-encoded with the mock's
         /// encoder, form-encoded, or raw); `nil` when there is none.
         public let body: Data?
         /// The name of the type the caller asked for (`"Array<PixarFilm>"`).

@@ -29,15 +29,15 @@ public struct StubDelay: Sendable {
 /// ```
 extension StubResponse {
     /// The transport throws `error` instead of answering, as a real one does when the connection
-    /// fails (use ``NetworkError/transport(_:)`` for a failure below HTTP, or
-    /// ``NetworkError/timeout(_:)``).
+    /// fails (use `NetworkError.transport` for a failure below HTTP, or
+    /// `NetworkError.timeout`).
     public static func failure(_ error: NetworkError) -> StubResponse {
         var stub = StubResponse(status: .internalServerError)
         stub.failure = error
         return stub
     }
 
-    /// The transport throws a ``NetworkError/transport(_:)`` failure of `kind`.
+    /// The transport throws a `NetworkError.transport` failure of `kind`.
     public static func transportFailure(_ kind: TransportFailure.Kind) -> StubResponse {
         .failure(.transport(TransportFailure(kind: kind)))
     }
@@ -87,7 +87,7 @@ extension StubResponse {
 
     /// An answer that declares `declaredLength` bytes (in `Content-Length` and the body's length)
     /// but ends after `data`, as a dropped connection does; the client reading it sees
-    /// ``NetworkError/transport(_:)`` with kind ``TransportFailure/Kind/truncatedBody``.
+    /// `NetworkError.transport` with kind `.truncatedBody`.
     public static func truncated(
         _ data: Data,
         declaredLength: Int,
