@@ -194,7 +194,7 @@ public final class AuthManager: Sendable {
         options.requiresAuthentication = false
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        // A dictionary of strings always encodes; the fallback only keeps the code free of `try!`.
+        // A dictionary of strings always encodes; the fallback only spares a forced `try`.
         let body = (try? encoder.encode(fields)) ?? Data("{}".utf8)
         return Request(
             path: path, method: .post, query: query, headers: ["Accept": "application/json"],
