@@ -210,7 +210,7 @@ public final class HTTPCache: Middleware {
         while let chunk = try await iterator.next() {
             collected.append(chunk)
             if collected.count > limit {
-                let rest = ResumedChunks(head: collected, rest: iterator)
+                let rest = PrefixedChunks(chunks: [collected], then: iterator, failure: nil)
                 return .overLimit(HTTPBody(rest, length: body.length, iterationBehavior: .single))
             }
         }
