@@ -104,16 +104,18 @@ public struct LoggingMiddleware: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var logger = self.logger ?? context.logger
+        // A no-op logger drops every line an inner middleware writes: nothing to redact.
+        let innerLogs = !(context.logger.handler is SwiftLogNoOpLogHandler)
+        let logsOwnLines = logger.logLevel <= min(requestLevel, responseLevel, failureLevel)
+        // Nothing to write and nothing to hide: the call goes straight through, allocating nothing.
+        guard innerLogs || logsOwnLines else { return try await next(request, body, context) }
+
         let secrets = LazySecrets { [redaction] in redaction.secrets(of: request) }
         var inner = context
-        // A no-op logger drops every line an inner middleware writes: nothing to redact.
-        if !(context.logger.handler is SwiftLogNoOpLogHandler) {
+        if innerLogs {
             inner.logger = context.logger.redacting(with: redaction, hiding: secrets)
         }
-        // Nothing below is worth working out when the logger drops all three lines.
-        guard logger.logLevel <= min(requestLevel, responseLevel, failureLevel) else {
-            return try await next(request, body, inner)
-        }
+        guard logsOwnLines else { return try await next(request, body, inner) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
         var summary: Logger.Metadata = [

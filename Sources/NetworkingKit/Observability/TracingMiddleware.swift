@@ -49,7 +49,16 @@ public struct TracingMiddleware: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let tracer = self.tracer ?? InstrumentationSystem.tracer
+        let tracer: any Tracer
+        if let own = self.tracer {
+            tracer = own
+        } else {
+            // Nothing bootstrapped costs a type check here; `InstrumentationSystem.tracer` would
+            // search for a tracer conformance on every call first.
+            let instrument = InstrumentationSystem.instrument
+            if instrument is NoOpInstrument || instrument is NoOpTracer { return try await next(request, body, context) }
+            tracer = InstrumentationSystem.tracer
+        }
         if tracer is NoOpTracer { return try await next(request, body, context) }
         return try await trace(request, body: body, context: context, next: next, tracer: tracer)
     }

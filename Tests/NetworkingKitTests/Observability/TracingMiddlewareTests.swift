@@ -68,4 +68,20 @@ struct TracingMiddlewareTests {
         #expect(child.parentSpanID == parent.spanID)
         #expect(child.traceID == parent.traceID)
     }
+
+    @Test("Without a tracer of its own it uses the task's scoped tracer, and adds nothing when there is none")
+    func defaultTracer() async throws {
+        let (client, transport) = makeClient(middlewares: [TracingMiddleware()])
+        // Nothing bootstrapped in this process: the call goes straight through.
+        try await client.request(TestEndpoint(path: "/films"))
+        #expect(transport.requests[0].header(InMemoryTracer.traceIDKey) == nil)
+
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await client.request(TestEndpoint(path: "/films"))
+        }
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.operationName == "HTTP GET")
+        #expect(transport.requests[1].header(InMemoryTracer.traceIDKey) == span.traceID)
+    }
 }

@@ -1,0 +1,11 @@
+import HTTPTypes
+import NetworkingKit
+
+/// A middleware that only calls the next one: the floor any middleware costs by being in the chain.
+struct PassThroughMiddleware: Middleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await next(request, body, context)
+    }
+}

@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// NetworkingKit's benchmarks, kept out of the library's package so that its users never resolve
+// the benchmark harness. Run from this folder: `swift package benchmark`.
+let package = Package(
+    name: "NetworkingKitBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        // `name:` so that `package: "NetworkingKit"` holds whatever the clone's folder is called.
+        .package(name: "NetworkingKit", path: ".."),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Malloc counts through the interposer; the default traits would also ask for a runtime
+        // interposer that this toolchain's mirror does not carry.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NetworkingKit", package: "NetworkingKit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ClientOverhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
