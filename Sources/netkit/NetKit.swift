@@ -7,6 +7,6 @@ struct NetKit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netkit",
         abstract: "NetworkingKit's command-line tool: a guided demo, the DemoAPI server, and a curl-like client.",
-        subcommands: [DemoCommand.self, ServeCommand.self, RequestCommand.self]
+        subcommands: [DemoCommand.self, ServeCommand.self, RequestCommand.self, BenchCommand.self]
     )
 }

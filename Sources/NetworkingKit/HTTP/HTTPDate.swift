@@ -2,38 +2,156 @@ public import Foundation
 
 /// Parses and formats HTTP dates (RFC 9110 §5.6.7), as `Retry-After`, `Date`, `Expires` and
 /// `Last-Modified` carry them.
+///
+/// Done by hand: the cache reads a stored response's `Date` on every lookup, and a
+/// `DateFormatter` (made per call, since it is not `Sendable`) cost tens of microseconds there
+/// on Linux. The grammar is small and fixed, always GMT.
 public enum HTTPDate {
-    // Recipients must accept all three historical formats (RFC 9110 §5.6.7); senders use the first.
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate
-        "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // obsolete RFC 850
-        "EEE MMM d HH:mm:ss yyyy",  // obsolete asctime, spaces collapsed
-    ]
+    private static let shortDays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Parses an HTTP date, or returns `nil` when `string` is not one.
+    ///
+    /// Accepts the three formats recipients must (RFC 9110 §5.6.7): IMF-fixdate
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`,
+    /// whose two-digit year is read as at most 50 years ahead) and asctime (`Sun Nov  6 08:49:37 1994`).
+    /// Runs of spaces count as one; an impossible date (`31 Feb`) is not a date.
     public static func parse(_ string: String) -> Date? {
-        // asctime pads a one-digit day with a second space (`Nov  6`).
-        let trimmed = string.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        for format in formats {
-            if let date = formatter(format).date(from: trimmed) {
-                return date
-            }
+        let parts = string.split(separator: " ")
+        let fields: Fields?
+        switch parts.count {
+        case 6: fields = imfFixdate(parts)
+        case 4: fields = rfc850(parts, now: Date())
+        case 5: fields = asctime(parts)
+        default: fields = nil
         }
-        return nil
+        guard let fields, let seconds = fields.secondsSince1970 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// Formats a date as an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// Formats a date as an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT` (whole seconds, rounded down).
     public static func format(_ date: Date) -> String {
-        formatter(formats[0]).string(from: date)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = floorDivide(seconds, 86_400)
+        let secondsOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let weekday = shortDays[positiveModulo(days + 4, 7)]  // 1970-01-01 was a Thursday
+        let yearText = String(year)
+        return "\(weekday), \(twoDigits(day)) \(months[month - 1]) "
+            + String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
+            + " \(twoDigits(secondsOfDay / 3600)):\(twoDigits(secondsOfDay % 3600 / 60)):\(twoDigits(secondsOfDay % 60)) GMT"
     }
 
-    // DateFormatter is not safe to share across threads on every platform; a fresh one per call
-    // costs microseconds, and these dates are parsed once per response at most.
-    private static func formatter(_ format: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        return formatter
+    // MARK: - The three formats
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`
+    private static func imfFixdate(_ parts: [Substring]) -> Fields? {
+        guard parts[0].count == 4, parts[0].hasSuffix(","), shortDays.contains(String(parts[0].dropLast())),
+            parts[5] == "GMT", parts[3].count == 4,
+            let day = number(parts[1], digits: 2...2), let month = month(parts[2]), let year = number(parts[3], digits: 4...4)
+        else { return nil }
+        return Fields(year: year, month: month, day: day, time: parts[4])
+    }
+
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`
+    private static func rfc850(_ parts: [Substring], now: Date) -> Fields? {
+        guard parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())), parts[3] == "GMT" else { return nil }
+        let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+        guard date.count == 3, let day = number(date[0], digits: 2...2), let month = month(date[1]),
+            let twoDigitYear = number(date[2], digits: 2...2)
+        else { return nil }
+        // RFC 9110: a year more than 50 years ahead is the latest past year with those two digits.
+        let currentYear = civilDate(daysSince1970: floorDivide(Int(now.timeIntervalSince1970), 86_400)).year
+        var year = currentYear - positiveModulo(currentYear, 100) + twoDigitYear
+        if year > currentYear + 50 { year -= 100 }
+        return Fields(year: year, month: month, day: day, time: parts[2])
+    }
+
+    /// `Sun Nov  6 08:49:37 1994`
+    private static func asctime(_ parts: [Substring]) -> Fields? {
+        guard shortDays.contains(String(parts[0])), let month = month(parts[1]),
+            let day = number(parts[2], digits: 1...2), let year = number(parts[4], digits: 4...4)
+        else { return nil }
+        return Fields(year: year, month: month, day: day, time: parts[3])
+    }
+
+    /// A date's parts as read, checked when turned into seconds.
+    private struct Fields {
+        let year: Int
+        let month: Int
+        let day: Int
+        let time: Substring
+
+        var secondsSince1970: Int? {
+            let clock = time.split(separator: ":", omittingEmptySubsequences: false)
+            guard clock.count == 3, let hour = number(clock[0], digits: 2...2), let minute = number(clock[1], digits: 2...2),
+                let second = number(clock[2], digits: 2...2),
+                hour < 24, minute < 60, second <= 60,  // 60: a leap second
+                (1...daysIn(month: month, year: year)).contains(day)
+            else { return nil }
+            return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// A decimal number of `digits` ASCII digits, nothing else.
+    private static func number(_ text: Substring, digits: ClosedRange<Int>) -> Int? {
+        guard digits.contains(text.utf8.count) else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// 1 to 12 for `Jan` to `Dec`.
+    private static func month(_ text: Substring) -> Int? {
+        months.firstIndex { $0 == text }.map { $0 + 1 }
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    private static func positiveModulo(_ value: Int, _ divisor: Int) -> Int {
+        (value % divisor + divisor) % divisor
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian calendar).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let monthIndex = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
+        let z = daysSince1970 + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

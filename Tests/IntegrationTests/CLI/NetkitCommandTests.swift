@@ -218,6 +218,10 @@ struct NetkitCommandTests {
             (["serve", "--port", "70000"], "bad port"),
             (["request", "GET", "http://127.0.0.1:1/x", "--timeout", "inf"], "bad timeout"),
             (["request", "GET", "http://127.0.0.1:1/x", "--timeout", "0"], "bad timeout"),
+            (["bench", "--concurrency", "0"], "bad --concurrency"),
+            (["bench", "--requests", "0"], "bad --requests"),
+            (["bench", "--rounds", "51"], "bad --rounds"),
+            (["bench", "--url", "not a url"], "bad URL"),
         ])
     func badInput(arguments: [String], expected: String) async throws {
         let run = try await Self.netkit(arguments)
@@ -269,6 +273,37 @@ struct NetkitCommandTests {
             #expect(run.status != 0)
             #expect(run.error.split(separator: "\n").count == 1, "stderr: \(run.error)")
             #expect(run.error.contains("cannot listen on 127.0.0.1:\(server.port)"), "stderr: \(run.error)")
+        }
+    }
+
+    @Test("bench measures each scenario over both transports, as ratios to the bare transport")
+    func bench() async throws {
+        let run = try await Self.netkit(["bench", "--requests", "40", "--concurrency", "4", "--rounds", "1"])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for transport in ["AsyncHTTPClient", "URLSession"] {
+            let title = try #require(lines.firstIndex(of: transport), "output: \(run.output)")
+            let rows = Array(lines[(title + 2)...].prefix { !$0.isEmpty })
+            #expect(rows.count == 4, "output: \(run.output)")
+            #expect(rows.first?.contains("raw transport") == true)
+            #expect(rows.first?.hasSuffix(" 1.00") == true)
+            #expect(rows.last?.contains("client + full stack") == true)
+        }
+    }
+
+    @Test("bench --url measures a running server, and every request reaches it")
+    func benchAgainstServer() async throws {
+        try await withDemoServer { server in
+            let run = try await Self.netkit([
+                "bench", "--url", server.baseURL.absoluteString, "--transport", "ahc",
+                "--requests", "20", "--concurrency", "2", "--rounds", "1",
+            ])
+            #expect(run.status == 0, "stderr: \(run.error)")
+            #expect(run.output.contains("DemoAPI at \(server.baseURL.absoluteString)"))
+            #expect(!run.output.contains("URLSession"))
+            // 4 scenarios, each warmed up with 20 requests and measured with 20: none answered by
+            // the cache or shared, so the figures are of real exchanges.
+            #expect(server.stats.count("GET /todos/{id}") == 160)
         }
     }
 

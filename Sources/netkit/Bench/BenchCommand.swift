@@ -1,0 +1,99 @@
+import ArgumentParser
+import DemoAPI
+import Foundation
+import NetworkingKit
+
+/// `netkit bench`: what the client and its middlewares cost per request over a real loopback
+/// connection, as ratios to the bare transport measured in the same run.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the client's cost per request against the bare transport, over loopback.",
+        discussion: """
+            Each transport runs four scenarios, GET /todos/{id} decoded each time: the bare transport, \
+            the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
+            client with the whole default middleware stack. Rounds are interleaved and the median \
+            round is reported; "vs raw" is throughput as a ratio to the bare transport. Build with \
+            -c release for figures worth quoting. The allocation and instruction counts per call are \
+            in the Benchmarks package (swift package benchmark).
+            """
+    )
+
+    @Option(help: "A transport to measure: ahc or urlsession; repeat for both (default: both).")
+    var transport: [TransportChoice] = []
+
+    @Option(help: "Requests per scenario and round (1 to 1000000).")
+    var requests = 2000
+
+    @Option(help: "Requests in flight at once (1 to 256).")
+    var concurrency = 8
+
+    @Option(help: "Rounds per scenario; the median is reported (1 to 50).")
+    var rounds = 5
+
+    @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
+    var url: String?
+
+    func validate() throws {
+        guard (1...1_000_000).contains(requests) else {
+            throw CLIError("bad --requests \(requests): expected 1 to 1000000")
+        }
+        guard (1...256).contains(concurrency) else {
+            throw CLIError("bad --concurrency \(concurrency): expected 1 to 256")
+        }
+        guard (1...50).contains(rounds) else {
+            throw CLIError("bad --rounds \(rounds): expected 1 to 50")
+        }
+        if let url { _ = try Self.baseURL(url) }
+    }
+
+    func run() async throws {
+        do {
+            if let url {
+                try await measure(baseURL: Self.baseURL(url), server: "DemoAPI at \(url)")
+            } else {
+                try await DemoServer.withServer { server in
+                    try await measure(baseURL: server.baseURL, server: "an in-process DemoAPI (\(server.baseURL))")
+                }
+            }
+        } catch let error as NetworkError {
+            throw CLIError("the benchmark failed: \(CLIError(error).description)")
+        } catch let error as BenchFailure {
+            throw CLIError("the benchmark failed: \(error)")
+        }
+    }
+
+    private func measure(baseURL: URL, server: String) async throws {
+        print("netkit bench: \(requests) × GET /todos/{id} per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server).")
+        #if DEBUG
+        print("Note: this is a debug build; `swift run -c release netkit bench` gives figures worth quoting.")
+        #endif
+        let load = BenchLoad(requests: requests, concurrency: concurrency)
+        let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
+        for choice in transport.isEmpty ? TransportChoice.allCases : transport {
+            let scenarios = BenchScenario.all(baseURL: baseURL, transport: choice.transport)
+            // Connections opened and code paths warmed before anything counts.
+            for scenario in scenarios { _ = try await warmUp.run(scenario) }
+            var rounds = [[BenchRound]](repeating: [], count: scenarios.count)
+            for _ in 0..<self.rounds {
+                // Interleaved, so that a slow moment of the machine falls on every scenario alike.
+                for (index, scenario) in scenarios.enumerated() {
+                    rounds[index].append(try await load.run(scenario))
+                }
+            }
+            let summaries = zip(scenarios, rounds).map { BenchSummary(scenario: $0.name, rounds: $1) }
+            print("")
+            for line in BenchReport(transport: choice.displayName, summaries: summaries).lines { print(line) }
+        }
+    }
+
+    private static func baseURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw CLIError("bad URL '\(text)': expected the base URL of a DemoAPI server, such as http://127.0.0.1:8080")
+        }
+        return url
+    }
+}

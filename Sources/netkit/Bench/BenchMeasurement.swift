@@ -1,0 +1,67 @@
+/// What one round of one scenario measured.
+struct BenchRound: Sendable {
+    /// From the first request sent to the last answer decoded.
+    let elapsed: Duration
+    /// Each request's time, from send to decoded answer.
+    let latencies: [Duration]
+
+    var requestsPerSecond: Double {
+        Double(latencies.count) / elapsed.seconds
+    }
+}
+
+/// Sends `requests` requests of a scenario, `concurrency` at a time, and times them.
+struct BenchLoad: Sendable {
+    let requests: Int
+    let concurrency: Int
+
+    func run(_ scenario: BenchScenario) async throws -> BenchRound {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (requests, concurrency) = (requests, concurrency)
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            // Each worker takes every `concurrency`-th request, so the requests are spread evenly.
+            for worker in 0..<min(concurrency, requests) {
+                group.addTask {
+                    var mine: [Duration] = []
+                    mine.reserveCapacity(requests / concurrency + 1)
+                    for index in stride(from: worker, to: requests, by: concurrency) {
+                        let sent = clock.now
+                        try await scenario.fetch(index)
+                        mine.append(clock.now - sent)
+                    }
+                    return mine
+                }
+            }
+            var all: [Duration] = []
+            for try await part in group { all += part }
+            return all
+        }
+        return BenchRound(elapsed: clock.now - start, latencies: latencies)
+    }
+}
+
+/// A scenario's rounds, summed up.
+struct BenchSummary: Sendable {
+    let scenario: String
+    /// The median round's throughput: robust against one round disturbed by something else.
+    let requestsPerSecond: Double
+    let p50: Duration
+    let p99: Duration
+
+    init(scenario: String, rounds: [BenchRound]) {
+        self.scenario = scenario
+        let throughputs = rounds.map(\.requestsPerSecond).sorted()
+        self.requestsPerSecond = throughputs[throughputs.count / 2]
+        let latencies = rounds.flatMap(\.latencies).sorted()
+        self.p50 = latencies[(latencies.count - 1) / 2]
+        self.p99 = latencies[(latencies.count - 1) * 99 / 100]
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
