@@ -1,9 +1,9 @@
 import Logging
 
-/// A log handler that takes every level and throws the line away: logging switched on, with the
+/// A log handler that takes `.debug` and above and throws the line away: logging switched on, with the
 /// formatting paid for, but no I/O in the measurement.
 struct DiscardingLogHandler: LogHandler {
-    var logLevel: Logger.Level = .trace
+    var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {

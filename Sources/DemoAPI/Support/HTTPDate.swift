@@ -2,6 +2,8 @@
 ///
 /// Done by hand rather than with `DateFormatter` because the formatter is neither `Sendable` nor
 /// cheap, and the IMF-fixdate format is fixed-width and always GMT.
+/// Kept apart from NetworkingKit's `HTTPDate` on purpose: the server the client is tested against
+/// must not share the client's parser, or a bug in it would agree with itself.
 enum HTTPDate {
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

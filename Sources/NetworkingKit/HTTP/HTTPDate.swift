@@ -14,25 +14,39 @@ public enum HTTPDate {
     /// Parses an HTTP date, or returns `nil` when `string` is not one.
     ///
     /// Accepts the three formats recipients must (RFC 9110 §5.6.7): IMF-fixdate
-    /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`,
-    /// whose two-digit year is read as at most 50 years ahead) and asctime (`Sun Nov  6 08:49:37 1994`).
-    /// Runs of spaces count as one; an impossible date (`31 Feb`) is not a date.
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)
+    /// and asctime (`Sun Nov  6 08:49:37 1994`). Runs of spaces count as one, and an IMF-fixdate's
+    /// day may have one digit; anything else outside the grammar (another zone, a four-digit year
+    /// in the RFC 850 form, lower-case names, an impossible date such as `31 Feb`) is not a date,
+    /// which callers treat as RFC 9110 says: an `Expires` in the past, a `Retry-After` ignored.
+    ///
+    /// An RFC 850 two-digit year is the latest year with those digits at most 50 years from now.
     public static func parse(_ string: String) -> Date? {
-        let parts = string.split(separator: " ")
-        let fields: Fields?
-        switch parts.count {
-        case 6: fields = imfFixdate(parts)
-        case 4: fields = rfc850(parts, now: Date())
-        case 5: fields = asctime(parts)
-        default: fields = nil
-        }
-        guard let fields, let seconds = fields.secondsSince1970 else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        parse(string, now: Date())
     }
 
-    /// Formats a date as an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT` (whole seconds, rounded down).
+    /// Parses an HTTP date as ``parse(_:)`` does, reading an RFC 850 two-digit year against `now`.
+    /// - Parameters:
+    ///   - string: The header value.
+    ///   - now: The instant an RFC 850 two-digit year is read against: the year is the latest
+    ///     one with those digits that is at most 50 years after `now`.
+    public static func parse(_ string: String, now: Date) -> Date? {
+        let parts = string.split(separator: " ")
+        let seconds: Int?
+        switch parts.count {
+        case 6: seconds = imfFixdate(parts)?.secondsSince1970
+        case 4: seconds = rfc850(parts, now: now)
+        case 5: seconds = asctime(parts)?.secondsSince1970
+        default: seconds = nil
+        }
+        return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+
+    /// Formats a date as an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT` (whole seconds, rounded
+    /// down; a date outside the years 1 to 9999, which the format cannot hold, is clamped to them).
     public static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970
+        let seconds = interval.isFinite ? Int(min(max(interval, -62_135_596_800), 253_402_300_799).rounded(.down)) : 0
         let days = floorDivide(seconds, 86_400)
         let secondsOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
@@ -48,24 +62,33 @@ public enum HTTPDate {
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
     private static func imfFixdate(_ parts: [Substring]) -> Fields? {
         guard parts[0].count == 4, parts[0].hasSuffix(","), shortDays.contains(String(parts[0].dropLast())),
-            parts[5] == "GMT", parts[3].count == 4,
-            let day = number(parts[1], digits: 2...2), let month = month(parts[2]), let year = number(parts[3], digits: 4...4)
+            parts[5] == "GMT",
+            let day = number(parts[1], digits: 1...2), let month = month(parts[2]), let year = number(parts[3], digits: 4...4)
         else { return nil }
         return Fields(year: year, month: month, day: day, time: parts[4])
     }
 
-    /// `Sunday, 06-Nov-94 08:49:37 GMT`
-    private static func rfc850(_ parts: [Substring], now: Date) -> Fields? {
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`, in seconds since 1970.
+    private static func rfc850(_ parts: [Substring], now: Date) -> Int? {
         guard parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())), parts[3] == "GMT" else { return nil }
         let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
         guard date.count == 3, let day = number(date[0], digits: 2...2), let month = month(date[1]),
             let twoDigitYear = number(date[2], digits: 2...2)
         else { return nil }
-        // RFC 9110: a year more than 50 years ahead is the latest past year with those two digits.
-        let currentYear = civilDate(daysSince1970: floorDivide(Int(now.timeIntervalSince1970), 86_400)).year
-        var year = currentYear - positiveModulo(currentYear, 100) + twoDigitYear
-        if year > currentYear + 50 { year -= 100 }
-        return Fields(year: year, month: month, day: day, time: parts[2])
+        // RFC 9110: an instant more than 50 years ahead is in the latest past year with those
+        // digits. So the year is the latest one with those digits not past that 50-year limit.
+        let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
+        let nowDays = floorDivide(nowSeconds, 86_400)
+        let today = civilDate(daysSince1970: nowDays)
+        let limitYear = today.year + 50
+        let limitDay = min(today.day, daysIn(month: today.month, year: limitYear))
+        let limit = daysSince1970(year: limitYear, month: today.month, day: limitDay) * 86_400 + (nowSeconds - nowDays * 86_400)
+        let year = limitYear - positiveModulo(limitYear - twoDigitYear, 100)
+        // A 29 Feb that this year lacks (2100) may exist a century earlier (2000).
+        if let seconds = Fields(year: year, month: month, day: day, time: parts[2]).secondsSince1970, seconds <= limit {
+            return seconds
+        }
+        return Fields(year: year - 100, month: month, day: day, time: parts[2]).secondsSince1970
     }
 
     /// `Sun Nov  6 08:49:37 1994`

@@ -106,7 +106,8 @@ public struct LoggingMiddleware: Middleware {
         var logger = self.logger ?? context.logger
         // A no-op logger drops every line an inner middleware writes: nothing to redact.
         let innerLogs = !(context.logger.handler is SwiftLogNoOpLogHandler)
-        let logsOwnLines = logger.logLevel <= min(requestLevel, responseLevel, failureLevel)
+        // Some line of its own is written when the logger takes the most severe of the three levels.
+        let logsOwnLines = logger.logLevel <= max(requestLevel, responseLevel, failureLevel)
         // Nothing to write and nothing to hide: the call goes straight through, allocating nothing.
         guard innerLogs || logsOwnLines else { return try await next(request, body, context) }
 
@@ -118,26 +119,30 @@ public struct LoggingMiddleware: Middleware {
         guard logsOwnLines else { return try await next(request, body, inner) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
-        var summary: Logger.Metadata = [
-            "http.method": "\(request.method.rawValue)",
-            "http.url": "\(request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)")",
-            "attempt": "\(context.attempt)",
-        ]
+        // Worked out only for a line that is written: a logger at `.info` writes failures alone.
+        func summary() -> Logger.Metadata {
+            [
+                "http.method": "\(request.method.rawValue)",
+                "http.url": "\(request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)")",
+                "attempt": "\(context.attempt)",
+            ]
+        }
 
         if logger.logLevel <= requestLevel {
             logger.log(
                 level: requestLevel, "Sending request",
-                metadata: requestMetadata(summary, request, body, showsHeaders, secrets.value))
+                metadata: requestMetadata(summary(), request, body, showsHeaders, secrets.value))
         }
 
         let start = ContinuousClock.now
         do {
             var (response, responseBody) = try await next(request, body, inner)
+            let level = response.status.code >= 400 ? failureLevel : responseLevel
+            guard logger.logLevel <= level else { return (response, responseBody) }
+            var summary = summary()
             summary["duration-ms"] = "\(Self.milliseconds(since: start))"
             summary["http.status"] = "\(response.status.code)"
             if let cache = response.cacheStatus { summary["cache"] = "\(cache.rawValue)" }
-            let level = response.status.code >= 400 ? failureLevel : responseLevel
-            guard logger.logLevel <= level else { return (response, responseBody) }
             if showsHeaders {
                 summary["http.response.headers"] = metadata(response.headerFields, hiding: secrets.value)
             }
@@ -159,10 +164,13 @@ public struct LoggingMiddleware: Middleware {
             logger.log(level: level, "Received response", metadata: summary)
             return (response, responseBody)
         } catch {
+            let cancelled = error is CancellationError || Task.isCancelled || Self.isCancellation(error)
+            guard logger.logLevel <= (cancelled ? responseLevel : failureLevel) else { throw error }
+            var summary = summary()
             summary["duration-ms"] = "\(Self.milliseconds(since: start))"
-            if error is CancellationError || Task.isCancelled || Self.isCancellation(error) {
+            if cancelled {
                 logger.log(level: responseLevel, "Request cancelled", metadata: summary)
-            } else if logger.logLevel <= failureLevel {
+            } else {
                 if let status = (error as? NetworkError)?.statusCode { summary["http.status"] = "\(status)" }
                 summary["error"] = "\(redaction.redact(String(describing: error), hiding: secrets.value))"
                 logger.log(level: failureLevel, "Request failed", metadata: summary)

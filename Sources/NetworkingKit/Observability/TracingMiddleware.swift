@@ -53,11 +53,11 @@ public struct TracingMiddleware: Middleware {
         if let own = self.tracer {
             tracer = own
         } else {
-            // Nothing bootstrapped costs a type check here; `InstrumentationSystem.tracer` would
-            // search for a tracer conformance on every call first.
+            // Nothing bootstrapped costs one concrete type check here, before any search for a
+            // tracer conformance; a multiplexed instrument is searched by the tracing library.
             let instrument = InstrumentationSystem.instrument
-            if instrument is NoOpInstrument || instrument is NoOpTracer { return try await next(request, body, context) }
-            tracer = InstrumentationSystem.tracer
+            if instrument is NoOpInstrument { return try await next(request, body, context) }
+            tracer = instrument as? any Tracer ?? InstrumentationSystem.tracer
         }
         if tracer is NoOpTracer { return try await next(request, body, context) }
         return try await trace(request, body: body, context: context, next: next, tracer: tracer)

@@ -59,7 +59,10 @@ struct BenchCommand: AsyncParsableCommand {
             }
         } catch let error as NetworkError {
             throw CLIError("the benchmark failed: \(CLIError(error).description)")
-        } catch let error as BenchFailure {
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            // A status or decoding failure of the bare-transport scenario, or a server that would not start.
             throw CLIError("the benchmark failed: \(error)")
         }
     }
@@ -76,10 +79,12 @@ struct BenchCommand: AsyncParsableCommand {
             // Connections opened and code paths warmed before anything counts.
             for scenario in scenarios { _ = try await warmUp.run(scenario) }
             var rounds = [[BenchRound]](repeating: [], count: scenarios.count)
-            for _ in 0..<self.rounds {
-                // Interleaved, so that a slow moment of the machine falls on every scenario alike.
-                for (index, scenario) in scenarios.enumerated() {
-                    rounds[index].append(try await load.run(scenario))
+            for round in 0..<self.rounds {
+                // Interleaved, and each round starting one scenario further on, so that a slow
+                // moment of the machine, or going first, falls on every scenario alike.
+                for offset in scenarios.indices {
+                    let index = (round + offset) % scenarios.count
+                    rounds[index].append(try await load.run(scenarios[index]))
                 }
             }
             let summaries = zip(scenarios, rounds).map { BenchSummary(scenario: $0.name, rounds: $1) }

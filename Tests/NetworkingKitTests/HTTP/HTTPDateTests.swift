@@ -12,27 +12,38 @@ struct HTTPDateTests {
         "Sunday, 06-Nov-94 08:49:37 GMT",
         "Sun Nov  6 08:49:37 1994",
         "Sun Nov 6 08:49:37 1994",
+        "Sun, 6 Nov 1994 08:49:37 GMT",
         "  Sun,  06 Nov 1994   08:49:37 GMT ",
     ])
     func parsesEveryFormat(text: String) {
         #expect(HTTPDate.parse(text) == Self.example)
     }
 
-    @Test("an RFC 850 two-digit year is at most 50 years ahead, else the century before")
+    @Test("an RFC 850 two-digit year is the latest with those digits at most 50 years after now")
     func twoDigitYears() throws {
-        let year = Calendar.gmt.component(.year, from: Date())
-        let near = (year + 50) % 100
-        let far = (year + 51) % 100
-        let nearDate = try #require(HTTPDate.parse("Monday, 01-Jan-\(twoDigits(near)) 00:00:00 GMT"))
-        let farDate = try #require(HTTPDate.parse("Monday, 01-Jan-\(twoDigits(far)) 00:00:00 GMT"))
-        #expect(Calendar.gmt.component(.year, from: nearDate) == year + 50)
-        #expect(Calendar.gmt.component(.year, from: farDate) == year + 51 - 100)
+        let now = try #require(HTTPDate.parse("Sat, 21 Nov 2026 12:00:00 GMT"))
+        func year(_ text: String, now: Date = now) throws -> Int {
+            Calendar.gmt.component(.year, from: try #require(HTTPDate.parse(text, now: now), "\(text)"))
+        }
+        #expect(try year("Sunday, 06-Nov-94 08:49:37 GMT") == 1994)
+        #expect(try year("Monday, 01-Jan-30 00:00:00 GMT") == 2030)
+        #expect(try year("Saturday, 21-Nov-26 00:00:00 GMT") == 2026)
+        // The limit is an instant, 50 years after now to the second.
+        #expect(try year("Saturday, 21-Nov-76 12:00:00 GMT") == 2076)
+        #expect(try year("Saturday, 21-Nov-76 12:00:01 GMT") == 1976)
+        // Late in a century, the window reaches into the next one.
+        let late = try #require(HTTPDate.parse("Fri, 01 Jun 2090 00:00:00 GMT"))
+        #expect(try year("Monday, 01-Jan-20 00:00:00 GMT", now: late) == 2120)
+        #expect(try year("Monday, 01-Jan-41 00:00:00 GMT", now: late) == 2041)
+        // 2100 has no 29 February; 2000 had one.
+        let before2100 = try #require(HTTPDate.parse("Fri, 01 Jun 2060 00:00:00 GMT"))
+        #expect(try year("Tuesday, 29-Feb-00 00:00:00 GMT", now: before2100) == 2000)
     }
 
     @Test("not dates: other zones, impossible days and times, wrong shapes", arguments: [
         "", "5", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 1994 08:49:37", "Sun 06 Nov 1994 08:49:37 GMT",
         "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 nov 1994 08:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
-        "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+        "Sun, 006 Nov 1994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
         "Tue, 31 Feb 1994 08:49:37 GMT", "Wed, 29 Feb 2023 00:00:00 GMT", "Mon, 01 Jan 1900 00:00:00 GMT extra",
         "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 1994 08:49:61 GMT",
         "Sun, 06 Nov 1994 08:49 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, ٠٦ Nov 1994 08:49:37 GMT",
@@ -49,8 +60,10 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Thu, 29 Feb 1900 00:00:00 GMT") == nil)
     }
 
-    @Test("formats as an IMF-fixdate, whole seconds rounded down, before 1970 too")
+    @Test("formats as an IMF-fixdate, whole seconds rounded down, before 1970 too, clamped to years 1 to 9999")
     func formats() {
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 1e15)) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -1e15)) == "Mon, 01 Jan 0001 00:00:00 GMT")
         #expect(HTTPDate.format(Self.example) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Self.example.addingTimeInterval(0.999)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 GMT")
@@ -74,9 +87,6 @@ struct HTTPDateTests {
         }
     }
 
-    private func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
-    }
 }
 
 extension Calendar {

@@ -136,6 +136,23 @@ struct LoggingMiddlewareTests {
         #expect(capture.records.isEmpty)
     }
 
+    @Test("a logger at info or warning still gets the failures, and nothing else", arguments: [Logger.Level.info, .warning])
+    func failuresAboveDebug(level: Logger.Level) async throws {
+        let capture = LogCapture()
+        let (client, _) = makeLoggedClient(capture, level: level) { request in
+            if request.path.hasSuffix("/missing") { return .status(.notFound) }
+            if request.path.hasSuffix("/lost") { return .failure(.transport(TransportFailure(kind: .connectionLost))) }
+            return .json(#"{"ok":true}"#)
+        }
+        _ = await networkError { try await client.send(Request<Void>(path: "/missing")) }
+        _ = await networkError { try await client.send(Request<Void>(path: "/lost")) }
+        _ = try? await client.response(Secrets.endpoint, as: OK.self)
+        #expect(capture.records.map(\.message) == ["Received response", "Request failed"])
+        #expect(capture.records.allSatisfy { $0.level == .warning })
+        #expect(capture.records.first?.metadata["http.status"] == "404")
+        #expect(capture.records.last?.metadata["error"] != nil)
+    }
+
     @Test("silent by default: the client's default logger discards, and the middleware adds no other")
     func silentByDefault() async throws {
         let configuration = LiveAPIClient.Configuration(baseURL: testBaseURL)
