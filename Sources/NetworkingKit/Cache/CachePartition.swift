@@ -25,11 +25,17 @@ enum CachePartition {
         material += "\ncookie\n"
         material += cookie.joined(separator: "\n")
         let digest = SHA256.hash(data: Data(material.utf8))
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        // Hex in one buffer: a string per byte made this a fifth of a cached call's cost.
+        var hex: [UInt8] = []
+        hex.reserveCapacity(SHA256.byteCount * 2)
+        for byte in digest {
+            hex.append(hexDigits[Int(byte >> 4)])
+            hex.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The URL a response to `request` is stored under, or `nil` when the request has no absolute
     /// URL (no scheme or authority).

@@ -91,12 +91,14 @@ public final class HTTPCache: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let directives = CacheControl(request.headerFields, pragmaFallback: true)
         let policy = context.options.cachePolicy
-        let exchange = Exchange(request: request, body: body, url: url, directives: directives, context: context)
+        let exchange = Exchange(
+            request: request, body: body, url: url, partition: CachePartition.partition(for: request),
+            directives: directives, context: context)
         if policy == .reloadIgnoringCacheData || Validation.isConditional(request) {
             return try await load(exchange, next: next, replacing: nil)
         }
         let now = self.now()
-        let found = await lookup(request, url: url)
+        let found = await lookup(exchange)
 
         switch policy {
         case .returnCacheDataDontLoad:
@@ -178,7 +180,7 @@ public final class HTTPCache: Middleware {
         stored.headerFields = StoredFields.storable(response.headerFields)
         stored.headerFields[.xCache] = nil
         let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
-        let partition = CacheControl(response.headerFields).isPublic ? "" : CachePartition.partition(for: exchange.request)
+        let partition = CacheControl(response.headerFields).isPublic ? "" : exchange.partition
         let entry = CachedResponse(
             response: stored, body: data, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         let key = CacheKey(url: exchange.url, partition: partition)
@@ -345,14 +347,16 @@ public final class HTTPCache: Middleware {
         let request: HTTPRequest
         var body: HTTPBody?
         let url: String
+        /// The credentials' partition (``CachePartition/partition(for:)``), worked out once per call.
+        let partition: String
         let directives: CacheControl
         var context: RequestContext
     }
 
     /// The most recent stored response that may answer `request`: from its own partition, or
     /// from the shared one, which a request with credentials may use only for `public` responses.
-    private func lookup(_ request: HTTPRequest, url: String) async -> Found? {
-        let partition = CachePartition.partition(for: request)
+    private func lookup(_ exchange: Exchange) async -> Found? {
+        let (request, url, partition) = (exchange.request, exchange.url, exchange.partition)
         let shared = CacheKey(url: url)
         var candidates = await storage.responses(for: shared)
             .filter { partition.isEmpty || CacheControl($0.response.headerFields).isPublic }
