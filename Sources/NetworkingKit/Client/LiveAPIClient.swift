@@ -29,11 +29,14 @@ public struct LiveAPIClient: APIClient {
     /// The default headers, validated once here rather than on every request; an invalid one
     /// fails every call with the same error.
     private let defaultFields: Result<HTTPFields, NetworkError>
+    /// The base URL taken apart once, for requests relative to it.
+    private let parsedBase: ParsedBaseURL?
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
+        self.parsedBase = configuration.baseURL.flatMap(ParsedBaseURL.init)
         self.defaultFields = Result {
             var fields = HTTPFields()
             try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
@@ -66,7 +69,7 @@ public struct LiveAPIClient: APIClient {
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
         let start = ContinuousClock.now
         let (request, body) = try target.build(
-            with: configuration, defaultFields: defaultFields.get(), accept: ResponseDecoding.accept(for: type))
+            with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: ResponseDecoding.accept(for: type))
         let summary = RequestSummary(request)
 
         // Middlewares and transports see the effective values, not "use the default".

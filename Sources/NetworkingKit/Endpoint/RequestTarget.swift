@@ -52,15 +52,10 @@ struct RequestTarget {
     ///   - accept: The `Accept` value for the expected response, set unless a header gives one.
     func build(
         with configuration: LiveAPIClient.Configuration,
+        parsedBase: ParsedBaseURL?,
         defaultFields: HTTPFields,
         accept: String?
     ) throws -> (HTTPRequest, HTTPBody?) {
-        let url = try URLBuilder.url(
-            clientBase: configuration.baseURL,
-            endpointBase: baseURL,
-            path: path,
-            queryItems: queryItems
-        )
         var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
         if let accept, fields[.accept] == nil {
@@ -72,6 +67,16 @@ struct RequestTarget {
             try HeaderValidation.validate(value: contentType, of: "Content-Type")
             fields[.contentType] = contentType
         }
+        // Relative to the client's base URL (nearly every call): joined from its parts.
+        if let parsedBase,
+            let request = URLBuilder.request(
+                method: method, base: parsedBase, endpointBase: baseURL, path: path, queryItems: queryItems,
+                headerFields: fields)
+        {
+            return (request, httpBody)
+        }
+        let url = try URLBuilder.url(
+            clientBase: configuration.baseURL, endpointBase: baseURL, path: path, queryItems: queryItems)
         return (HTTPRequest(method: method, url: url, headerFields: fields), httpBody)
     }
 

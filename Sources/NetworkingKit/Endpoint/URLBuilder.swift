@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Joins a base URL, a path and query items into one URL, correctly on the edge cases: base URLs
 /// with or without a trailing path or slash, paths with or without a leading slash, characters
@@ -42,30 +43,61 @@ enum URLBuilder {
             throw NetworkError.invalidURL(base.absoluteString, reason: "the URL cannot be parsed")
         }
         components.fragment = nil
-        if !segments.isEmpty {
-            var basePath = components.percentEncodedPath
-            while basePath.hasSuffix("/") { basePath.removeLast() }
-            let encoded = segments.map {
-                PercentEncoding.encodeSegment(String($0), keepingEscapes: true)
-            }
-            let trailingSlash = path.hasSuffix("/") ? "/" : ""
-            components.percentEncodedPath = basePath + "/" + encoded.joined(separator: "/") + trailingSlash
-        } else if components.percentEncodedPath.isEmpty {
-            components.percentEncodedPath = "/"
-        }
-        if let queryItems, !queryItems.isEmpty {
-            let encoded = queryItems.map(encodeQueryItem).joined(separator: "&")
-            let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
-            components.percentEncodedQuery = existing.map { "\($0)&\(encoded)" } ?? encoded
-        }
+        let target = requestTarget(
+            basePath: components.percentEncodedPath, baseQuery: components.percentEncodedQuery, segments: segments,
+            trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
+        components.percentEncodedPath = target.path
+        components.percentEncodedQuery = target.query
         guard let url = components.url else {
             throw NetworkError.invalidURL(base.absoluteString + path, reason: "the URL cannot be assembled")
         }
         return url
     }
 
-    /// A query item as `name=value`, with everything but RFC 3986 unreserved characters escaped:
-    /// servers differ on `+` and `;`, so the only safe choice is to escape them.
+    /// The request for a path relative to the client's base URL, already taken apart: the same
+    /// request as `HTTPRequest(method:url:)` on ``url(clientBase:endpointBase:path:queryItems:)``,
+    /// joined from strings. `nil` when the path or the endpoint's base is absolute.
+    static func request(
+        method: HTTPRequest.Method,
+        base: ParsedBaseURL,
+        endpointBase: URL,
+        path: String,
+        queryItems: [URLQueryItem]?,
+        headerFields: HTTPFields
+    ) -> HTTPRequest? {
+        guard !isAbsolute(path), endpointBase.scheme == nil else { return nil }
+        let target = requestTarget(
+            basePath: base.path, baseQuery: base.query, segments: splitPath(endpointBase.relativeString) + splitPath(path),
+            trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
+        return HTTPRequest(
+            method: method, scheme: base.scheme, authority: base.authority,
+            path: target.query.map { "\(target.path)?\($0)" } ?? target.path, headerFields: headerFields)
+    }
+
+    /// The percent-encoded path and query of a request: the segments escaped and joined onto the
+    /// base's path, the query items appended to the base's query.
+    private static func requestTarget(
+        basePath: String, baseQuery: String?, segments: [Substring], trailingSlash: Bool, queryItems: [URLQueryItem]?
+    ) -> (path: String, query: String?) {
+        var path = basePath
+        if !segments.isEmpty {
+            while path.hasSuffix("/") { path.removeLast() }
+            let encoded = segments.map {
+                PercentEncoding.encodeSegment(String($0), keepingEscapes: true)
+            }
+            path += "/" + encoded.joined(separator: "/") + (trailingSlash ? "/" : "")
+        } else if path.isEmpty {
+            path = "/"
+        }
+        var query = baseQuery
+        if let queryItems, !queryItems.isEmpty {
+            let encoded = queryItems.map(encodeQueryItem).joined(separator: "&")
+            let existing = baseQuery.flatMap { $0.isEmpty ? nil : $0 }
+            query = existing.map { "\($0)&\(encoded)" } ?? encoded
+        }
+        return (path, query)
+    }
+
     static func encodeQueryItem(_ item: URLQueryItem) -> String {
         let name = PercentEncoding.encode(item.name, allowing: PercentEncoding.isUnreserved, keepingEscapes: false)
         guard let value = item.value else { return name }
@@ -81,7 +113,7 @@ enum URLBuilder {
         path.split(separator: "/", omittingEmptySubsequences: true)
     }
 
-    private static func validate(_ base: URL) throws {
+    static func validate(_ base: URL) throws {
         guard let scheme = base.scheme?.lowercased() else {
             throw NetworkError.invalidURL(base.absoluteString, reason: "the URL has no scheme (expected http or https)")
         }

@@ -13,6 +13,31 @@ struct URLBuildingTests {
     }
 
     @Test(
+        "a path on the client's base URL gives the very request the same base given by the endpoint gives",
+        arguments: [
+            "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1/",
+            "HTTPS://API.Example.COM:8443/v1", "http://127.0.0.1:8080/base%20path/", "http://[::1]:9000/v1",
+            "https://user:secret@api.example.com/v1", "https://api.example.com/v1?key=abc", "https://api.example.com/v1?",
+            "https://api.example.com/v1#fragment", "https://api.example.com/a%2Fb/",
+        ],
+        ["", "/", "films", "/films/", "films/toy story/ü", "/a/../b", "%41%2F"])
+    func clientBaseMatchesEndpointBase(base: String, path: String) async throws {
+        let baseURL = try #require(URL(string: base))
+        let query = [URLQueryItem(name: "q", value: "a b&c=d"), URLQueryItem(name: "flag", value: nil)]
+        for items in [nil, query] {
+            let (onClient, onClientTransport) = makeClient(baseURL: baseURL)
+            try await onClient.request(TestEndpoint(path: path, queryItems: items))
+            let (onEndpoint, onEndpointTransport) = makeClient(baseURL: nil)
+            try await onEndpoint.request(TestEndpoint(baseURL: baseURL, path: path, queryItems: items))
+            let fromClient = try #require(onClientTransport.requests.first?.request)
+            let fromEndpoint = try #require(onEndpointTransport.requests.first?.request)
+            #expect(fromClient.scheme == fromEndpoint.scheme)
+            #expect(fromClient.authority == fromEndpoint.authority)
+            #expect(fromClient.path == fromEndpoint.path)
+        }
+    }
+
+    @Test(
         "base URL and path join with exactly one slash",
         arguments: [
             ("https://api.example.com", "/films", "https://api.example.com/films"),
