@@ -9,21 +9,47 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The request method.
     public let method: HTTPRequest.Method
     /// The request URL, when the request has one.
-    public let url: URL?
+    public var url: URL? {
+        switch target {
+        case .url(let url):
+            url
+        case .parts(let scheme, let authority, let path):
+            HTTPRequest(method: method, scheme: scheme, authority: authority, path: path).url
+        }
+    }
+
+    /// Where the request went: a URL, or a request's parts, made into a URL only when asked for,
+    /// since most calls succeed and never ask (parsing a URL was a tenth of a call's cost).
+    private let target: Target
+
+    private enum Target: Sendable {
+        case url(URL?)
+        case parts(scheme: String?, authority: String?, path: String?)
+    }
 
     /// Creates a summary.
     public init(method: HTTPRequest.Method, url: URL?) {
         self.method = method
-        self.url = url
+        self.target = .url(url)
     }
 
     /// Creates the summary of a request.
     public init(_ request: HTTPRequest) {
-        self.init(method: request.method, url: request.url)
+        self.method = request.method
+        self.target = .parts(scheme: request.scheme, authority: request.authority, path: request.path)
     }
 
     /// `GET https://example.com/films`.
     public var description: String {
         "\(method.rawValue) \(url?.absoluteString ?? "(no URL)")"
+    }
+
+    public static func == (lhs: RequestSummary, rhs: RequestSummary) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
     }
 }

@@ -12,7 +12,7 @@ struct RedirectFollower: Sendable {
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
         let policy = context.options.redirectPolicy ?? .default
-        context.redirectTrace.record(request.url.map { [$0] } ?? [])
+        context.redirectTrace.record(request)
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
             return (response, responseBody)
         }

@@ -1,25 +1,48 @@
 public import Foundation
+import HTTPTypes
 
 /// Where the redirect step took the last request sent with a ``RequestContext``: shared by every
 /// copy of the context, so that a middleware above the step (a cache, a logger) can tell that an
 /// answer came from another URL than the one it asked for.
 public final class RedirectTrace: Sendable {
-    private let urls = LockedState<[URL]>([])
+    /// A request that was not redirected is kept as its summary, and its URL made only when
+    /// asked for: every call records here, few ask.
+    private enum Visits {
+        case none
+        case direct(RequestSummary)
+        case redirected([URL])
+    }
+
+    private let visits = LockedState(Visits.none)
 
     /// Creates an empty trace.
     public init() {}
 
     /// The URLs the last request visited, the first included; one URL when it was not redirected.
     public var visitedURLs: [URL] {
-        urls.withLock { $0 }
+        switch visits.withLock({ $0 }) {
+        case .none: []
+        case .direct(let request): request.url.map { [$0] } ?? []
+        case .redirected(let urls): urls
+        }
     }
 
     /// Whether the last answer came from another URL than the one asked for.
     public var wasRedirected: Bool {
-        urls.withLock { $0.count > 1 }
+        visits.withLock { visits in
+            if case .redirected(let urls) = visits { return urls.count > 1 }
+            return false
+        }
     }
 
+    /// Records a request answered where it was sent.
+    func record(_ request: HTTPRequest) {
+        let summary = RequestSummary(request)
+        visits.withLock { $0 = .direct(summary) }
+    }
+
+    /// Records the URLs a redirected request visited, the first included.
     func record(_ visited: [URL]) {
-        urls.withLock { $0 = visited }
+        visits.withLock { $0 = .redirected(visited) }
     }
 }
