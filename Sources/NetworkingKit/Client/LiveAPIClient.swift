@@ -175,8 +175,19 @@ public struct LiveAPIClient: APIClient {
         }
     }
 
+    /// SplitMix64 over a counter seeded at random once: ids never repeat within the process and
+    /// differ between processes, without a system call for randomness on every call. They tie log
+    /// lines together; nothing relies on them being secret.
+    private static let requestIDState = LockedState(UInt64.random(in: 0...UInt64.max))
+
     private static func makeRequestID() -> String {
-        let value = UInt64.random(in: 0...UInt64.max)
+        var value = requestIDState.withLock { state -> UInt64 in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            return state
+        }
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        value ^= value >> 31
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
