@@ -5,7 +5,7 @@ import HTTPTypes
 /// then joined from strings, where building a `URL` and having HTTPTypes parse it back cost
 /// three URL parses on every call.
 struct ParsedBaseURL: Sendable {
-    /// The scheme and authority exactly as HTTPTypes reads them from a URL on this base.
+    /// The scheme and authority as HTTPTypes reads them from a URL assembled on this base.
     let scheme: String
     let authority: String?
     /// The percent-encoded path and query, as the base URL has them.
@@ -14,10 +14,14 @@ struct ParsedBaseURL: Sendable {
 
     /// `nil` when `url` is no usable base; a call then takes the full path, which reports why.
     init?(_ url: URL) {
-        guard (try? URLBuilder.validate(url)) != nil,
-            let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        // The scheme and authority of a URL the full path assembled on this base: assembling
+        // rewrites some of what the base spelled (a port's leading zeros), and both paths must
+        // send the very same request.
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let assembled = try? URLBuilder.url(
+                clientBase: url, endpointBase: RequestTarget.clientBaseURL, path: "x", queryItems: nil)
         else { return nil }
-        let head = HTTPRequest(method: .get, url: url)
+        let head = HTTPRequest(method: .get, url: assembled)
         guard let scheme = head.scheme else { return nil }
         self.scheme = scheme
         self.authority = head.authority

@@ -56,28 +56,33 @@ struct RequestTarget {
         defaultFields: HTTPFields,
         accept: String?
     ) throws -> (HTTPRequest, HTTPBody?) {
+        // The URL first, so that a bad one is the error reported. Relative to the client's base
+        // URL (nearly every call), the request is joined from the base's parts.
+        var request: HTTPRequest
+        if let parsedBase,
+            let joined = URLBuilder.request(
+                method: method, base: parsedBase, endpointBase: baseURL, path: path, queryItems: queryItems,
+                headerFields: [:])
+        {
+            request = joined
+        } else {
+            let url = try URLBuilder.url(
+                clientBase: configuration.baseURL, endpointBase: baseURL, path: path, queryItems: queryItems)
+            request = HTTPRequest(method: method, url: url)
+        }
+
         var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
         if let accept, fields[.accept] == nil {
             fields[.accept] = accept
         }
-
         let (httpBody, contentType) = try encodeBody(with: configuration.encoder)
         if let contentType, fields[.contentType] == nil {
             try HeaderValidation.validate(value: contentType, of: "Content-Type")
             fields[.contentType] = contentType
         }
-        // Relative to the client's base URL (nearly every call): joined from its parts.
-        if let parsedBase,
-            let request = URLBuilder.request(
-                method: method, base: parsedBase, endpointBase: baseURL, path: path, queryItems: queryItems,
-                headerFields: fields)
-        {
-            return (request, httpBody)
-        }
-        let url = try URLBuilder.url(
-            clientBase: configuration.baseURL, endpointBase: baseURL, path: path, queryItems: queryItems)
-        return (HTTPRequest(method: method, url: url, headerFields: fields), httpBody)
+        request.headerFields = fields
+        return (request, httpBody)
     }
 
     private func encodeBody(with encoder: JSONEncoder) throws -> (HTTPBody?, String?) {

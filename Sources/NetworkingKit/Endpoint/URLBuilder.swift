@@ -98,6 +98,8 @@ enum URLBuilder {
         return (path, query)
     }
 
+    /// A query item as `name=value`, with everything but RFC 3986 unreserved characters escaped:
+    /// servers differ on `+` and `;`, so the only safe choice is to escape them.
     static func encodeQueryItem(_ item: URLQueryItem) -> String {
         let name = PercentEncoding.encode(item.name, allowing: PercentEncoding.isUnreserved, keepingEscapes: false)
         guard let value = item.value else { return name }

@@ -73,7 +73,7 @@ public enum HTTPDate {
         guard parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())), parts[3] == "GMT" else { return nil }
         let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
         guard date.count == 3, let day = number(date[0], digits: 2...2), let month = month(date[1]),
-            let twoDigitYear = number(date[2], digits: 2...2)
+            let twoDigitYear = number(date[2], digits: 2...2), abs(now.timeIntervalSince1970) < 1e15
         else { return nil }
         // RFC 9110: an instant more than 50 years ahead is in the latest past year with those
         // digits. So the year is the latest one with those digits not past that 50-year limit.

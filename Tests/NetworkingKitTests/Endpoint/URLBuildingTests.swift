@@ -151,7 +151,8 @@ struct URLBuildingTests {
         arguments: ["not a url", "api.example.com/v1", "ftp://files.example.com", "file:///etc/passwd", "https://"])
     func invalidBaseURL(base: String) async throws {
         let (client, transport) = makeClient(baseURL: URL(string: base))
-        let error = await networkError { try await client.request(TestEndpoint(path: "/films")) }
+        // A bad header too: the URL is checked first, so the URL is what is reported.
+        let error = await networkError { try await client.request(TestEndpoint(path: "/films", headers: ["Bad Name": "v"])) }
         guard case .invalidURL(_, let reason) = error else {
             Issue.record("expected invalidURL, got \(String(describing: error))")
             return
