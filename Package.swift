@@ -47,11 +47,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The system's zlib: the AsyncHTTPClient transport decodes gzip and deflate bodies itself.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The fast transport for Linux and servers.
         .target(
             name: "NetworkingKitAsyncHTTPClient",
             dependencies: [
                 "NetworkingKit",
+                "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -64,7 +67,10 @@ let package = Package(
         .target(
             name: "DemoAPI",
             dependencies: [
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -13,6 +13,10 @@ import NIOHTTP1
 /// - Errors map to the same ``NetworkError`` cases as URLSession's.
 /// - It does not follow redirects: the client's ``RedirectPolicy`` does, the same way for every
 ///   transport.
+/// - It asks for `gzip, deflate` when the request names no `Accept-Encoding`, and decodes those
+///   bodies itself as they are read, so the client's size limit applies to the decoded bytes and a
+///   gzip bomb stops at the limit (AsyncHTTPClient's decompressor, bounded by a ratio, refuses
+///   well-compressed answers and inflates a whole network read at once).
 ///
 /// ```swift
 /// let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport())
@@ -25,6 +29,8 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The `HTTPClient` that sends the requests.
     public let client: HTTPClient
+    /// Whether `gzip` and `deflate` bodies are decoded by the transport (see the type's overview).
+    public let decodesContent: Bool
 
     /// One `HTTPClient` for the whole process, on AsyncHTTPClient's default event loop group.
     ///
@@ -36,20 +42,26 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     )
 
     /// The configuration of ``sharedClient``: `HTTPClient.shared`'s, with redirects left to the
-    /// library and no silent retry of failed connection attempts (retrying is the retry
-    /// middleware's job, within its budget).
+    /// library, no silent retry of failed connection attempts (retrying is the retry middleware's
+    /// job, within its budget), and decompression off (the transport decodes, within the size limit).
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.decompression = .disabled
         return configuration
     }
 
     /// Creates a transport.
-    /// - Parameter client: The client to send with; ``sharedClient`` by default. It must not follow
-    ///   redirects (see ``recommendedConfiguration()``), and its owner shuts it down.
-    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
+    /// - Parameters:
+    ///   - client: The client to send with; ``sharedClient`` by default. It must not follow
+    ///     redirects (see ``recommendedConfiguration()``), and its owner shuts it down.
+    ///   - decodesContent: Whether the transport decodes `gzip` and `deflate` bodies. Leave it on
+    ///     with a client whose `decompression` is `.disabled`; turn it off for a client that
+    ///     decompresses itself, whose body would otherwise be decoded twice.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, decodesContent: Bool = true) {
         self.client = client
+        self.decodesContent = decodesContent
     }
 
     /// Sends the request and returns once the response head has arrived; the body streams after.
@@ -60,7 +72,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let summary = RequestSummary(request)
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
-        let clientRequest = try HTTPClientRequest(request, body: body)
+        var clientRequest = try HTTPClientRequest(request, body: body)
+        if decodesContent, request.headerFields[.acceptEncoding] == nil {
+            clientRequest.headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
+        }
         let clientResponse: HTTPClientResponse
         do {
             try Task.checkCancellation()
@@ -82,11 +97,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
         let response = try HTTPResponse(clientResponse, request: summary)
         let declared = HTTPBody.declaredLength(of: response, isHead: request.method == .head)
-        let body = HTTPBody(
-            ResponseChunks(body: clientResponse.body, deadline: deadline, request: summary),
-            length: declared.map { .known($0) } ?? .unknown,
-            iterationBehavior: .single
-        )
+        let chunks = ResponseChunks(body: clientResponse.body, deadline: deadline, request: summary)
+        if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
+            return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
+        }
+        let body = HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         return (response, body)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `netkit`: the command-line face of NetworkingKit.
 @main
@@ -7,6 +8,28 @@ struct NetKit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netkit",
         abstract: "NetworkingKit's command-line tool: a guided demo, the DemoAPI server, and a curl-like client.",
+        discussion: """
+            Exit status: 0 on success; 3, 4 or 5 when `request` got a 3xx, 4xx or 5xx answer; 1 when no answer
+            came (or another failure at run time); 64 for a mistake in the command line (nothing was sent).
+            """,
         subcommands: [DemoCommand.self, ServeCommand.self, RequestCommand.self, BenchCommand.self]
     )
+
+    /// ArgumentParser's entry point, except that a ``CLIError`` is one line with its own exit
+    /// status (ArgumentParser would exit 1 for any error that is not its own).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            Foundation.exit(error.exitStatus)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

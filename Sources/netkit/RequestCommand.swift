@@ -45,13 +45,16 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
     var verbose = false
 
-    func validate() throws {
+    /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
+    /// with exit status 64 rather than a usage dump (see ``CLIError``).
+    private func checkOptions() throws {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw CLIError("bad timeout \(timeout): expected a number of seconds above 0 and at most 86400")
+            throw CLIError.usage("bad timeout \(timeout): expected a number of seconds above 0 and at most 86400")
         }
     }
 
     func run() async throws {
+        try checkOptions()
         let prepared = try prepare()
         var middlewares: [any Middleware] = cacheDir.map {
             [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
@@ -105,22 +108,32 @@ struct RequestCommand: AsyncParsableCommand {
     /// Checks every input before anything is sent, so a mistake is one clear line.
     private func prepare() throws -> Prepared {
         guard self.method.allSatisfy({ $0.isLetter }), let method = HTTPRequest.Method(self.method.uppercased()) else {
-            throw CLIError("bad method '\(self.method)': expected a word such as GET or POST")
+            throw CLIError.usage("bad method '\(self.method)': expected a word such as GET or POST")
+        }
+        // Foundation would percent-encode a CR, LF or NUL and send the request to a path nobody typed.
+        guard ControlCharacters.first(in: url) == nil else {
+            throw CLIError.usage("bad URL '\(ControlCharacters.printable(url))': it contains a control character")
         }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty, URL(string: url) != nil
         else {
-            throw CLIError("bad URL '\(url)': expected an absolute http:// or https:// URL")
+            throw CLIError.usage("bad URL '\(url)': expected an absolute http:// or https:// URL")
         }
         var fields: [HTTPField] = []
         for line in header {
             guard let colon = line.firstIndex(of: ":") else {
-                throw CLIError("bad header '\(line)': expected 'Name: value'")
+                throw CLIError.usage("bad header '\(ControlCharacters.printable(line))': expected 'Name: value'")
             }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard let fieldName = HTTPField.Name(name) else {
-                throw CLIError("bad header '\(line)': '\(name)' is not a valid header name")
+            // Through the library's checks: HTTPField(name:value:) alone would turn a CR or LF
+            // into a space and send the rest of the line as part of the value.
+            let fieldName: HTTPField.Name
+            do {
+                fieldName = try HeaderValidation.name(name)
+                try HeaderValidation.validate(value: value, of: name)
+            } catch let error as NetworkError {
+                throw CLIError.usage("bad header '\(ControlCharacters.printable(line))': \(Self.reason(error))")
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
@@ -149,13 +162,13 @@ struct RequestCommand: AsyncParsableCommand {
 
     private func requestBody() throws -> RequestBody? {
         if json != nil, data != nil {
-            throw CLIError("use either --json or --data, not both")
+            throw CLIError.usage("use either --json or --data, not both")
         }
         if let json {
             do {
                 _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
             } catch {
-                throw CLIError("the --json body is not valid JSON")
+                throw CLIError.usage("the --json body is not valid JSON")
             }
             return .data(Data(json.utf8), contentType: "application/json")
         }
@@ -165,8 +178,14 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             return .data(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw CLIError("cannot read '\(path)': \(Self.reason(for: error))")
+            throw CLIError.usage("cannot read '\(path)': \(Self.reason(for: error))")
         }
+    }
+
+    /// What the library said was wrong with a header, without its "invalid request:" prefix.
+    private static func reason(_ error: NetworkError) -> String {
+        if case .invalidRequest(let reason) = error { return reason }
+        return error.description
     }
 
     private static func reason(for error: any Error) -> String {

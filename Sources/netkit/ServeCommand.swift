@@ -21,13 +21,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every request to standard error.")
     var verbose = false
 
-    func validate() throws {
+    /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
+    /// with exit status 64 rather than a usage dump (see ``CLIError``).
+    private func checkOptions() throws {
         guard (0...65535).contains(port) else {
-            throw CLIError("bad port \(port): expected 0 to 65535")
+            throw CLIError.usage("bad port \(port): expected 0 to 65535")
         }
     }
 
     func run() async throws {
+        try checkOptions()
         var configuration = DemoServer.Configuration(host: host, port: port)
         if verbose {
             var logger = Logger(label: "DemoAPI", factory: { StreamLogHandler.standardError(label: $0) })

@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     client("client") { [] }
-    client("client, redirects off", redirectPolicy: .none) { [] }
+    client("client, redirects off", redirectPolicy: .disabled) { [] }
     client("client + pass-through") { [PassThroughMiddleware()] }
     client("client + logging, no backend") { [LoggingMiddleware()] }
     client("client + metrics, no backend") { [MetricsMiddleware()] }

@@ -31,6 +31,7 @@ enum DemoApplication {
         FaultRoutes(state: state).register(on: router)
         StatusRoutes().register(on: router)
         EchoRoutes().register(on: router)
+        EncodingRoutes().register(on: router)
         return router
     }
 

@@ -103,13 +103,19 @@ public final class AuthManager: Sendable {
 
     /// Signs in and stores the new token, replacing any previous session.
     /// - Returns: The new token.
-    /// - Throws: The call's ``NetworkError``: ``NetworkError/unauthorized(_:)`` for wrong
-    ///   credentials, ``NetworkError/validationFailed(_:)`` for missing ones.
+    /// - Throws: The call's ``NetworkError``: ``NetworkError/invalidCredentials(_:)`` for wrong
+    ///   credentials (a 401 here is not an expired session), ``NetworkError/validationFailed(_:)``
+    ///   for missing ones.
     @discardableResult
     public func login(username: String, password: String) async throws -> AuthToken {
-        let token = try await Self.requestToken(
-            client, path: routes.login, query: routes.loginQuery, fields: ["username": username, "password": password],
-            previous: nil, now: now)
+        let token: AuthToken
+        do {
+            token = try await Self.requestToken(
+                client, path: routes.login, query: routes.loginQuery, fields: ["username": username, "password": password],
+                previous: nil, now: now)
+        } catch NetworkError.unauthorized(let failure) {
+            throw NetworkError.invalidCredentials(failure)
+        }
         try await refresher.setToken(token)
         return token
     }

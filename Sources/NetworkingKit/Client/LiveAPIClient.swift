@@ -142,7 +142,8 @@ public struct LiveAPIClient: APIClient {
                 response: response,
                 body: data,
                 isBodyTruncated: copy.truncated,
-                serverError: decodeServerError(configuration.errorBodyType, from: data, response: response)
+                serverError: decodeServerError(configuration.errorBodyType, from: data, response: response),
+                fieldNames: configuration.fieldNames
             ))
     }
 
@@ -157,8 +158,9 @@ public struct LiveAPIClient: APIClient {
 
     /// An endpoint's policy replaces the client's, except that headers the client declares
     /// sensitive stay sensitive: an endpoint asking for more hops must not leak an API key.
-    static func effectiveRedirectPolicy(_ endpoint: RedirectPolicy?, client: RedirectPolicy) -> RedirectPolicy {
-        guard var policy = endpoint else { return client }
+    static func effectiveRedirectPolicy(_ endpoint: RedirectPolicy, client: RedirectPolicy) -> RedirectPolicy {
+        guard !endpoint.isInherited else { return client.resolved(against: .default) }
+        var policy = endpoint
         policy.sensitiveHeaders.formUnion(client.sensitiveHeaders)
         return policy
     }

@@ -30,6 +30,10 @@ extension LiveAPIClient {
         public var errorBodyType: any ServerErrorBody.Type
         /// The logger handed to middlewares and transports; silent by default.
         public var logger: Logger
+        /// The names a user reads for the fields of a validation error (`["userId": "Owner"]`),
+        /// used by `localizedDescription` of ``NetworkError/validationFailed(_:)``; a field not
+        /// listed is named from its key (`userId` and `user_id` read "User id").
+        public var fieldNames: [String: String] = [:]
 
         /// The default response size limit: 32 MiB.
         public static let defaultMaxResponseBodySize = 32 * 1024 * 1024

@@ -37,7 +37,7 @@ struct DeduplicationKey: Hashable, Sendable {
     let fields: [Field]
     let timeout: Duration?
     let maxResponseBodySize: Int?
-    let redirectPolicy: RedirectPolicy?
+    let redirectPolicy: RedirectPolicy
 
     /// The key of a request, or `nil` when the request must never share a call:
     /// - its method is not GET or HEAD (the others are not safe: each call must reach the server);

@@ -36,19 +36,20 @@ public struct RequestOptions: Sendable {
     /// the client's default. ``timeout`` bounds each attempt; this bounds them all.
     public var callTimeout: Duration?
 
-    /// How this request follows redirects, or `nil` for the client's policy. It replaces the
-    /// client's policy, except for the client's ``RedirectPolicy/sensitiveHeaders``, which are
-    /// always added to the endpoint's.
-    public var redirectPolicy: RedirectPolicy?
+    /// How this request follows redirects: ``RedirectPolicy/inherited`` (the default) for the
+    /// client's policy, ``RedirectPolicy/disabled`` to follow none, or a policy of its own, which
+    /// replaces the client's except for the client's ``RedirectPolicy/sensitiveHeaders``, always
+    /// added to the endpoint's. Not optional, so that `.none` cannot mean "not set".
+    public var redirectPolicy: RedirectPolicy
 
     /// Creates options.
     /// - Parameters:
     ///   - timeout: The timeout, or `nil` for the client's default.
     ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
-    ///   - redirectPolicy: The redirect policy, or `nil` for the client's.
+    ///   - redirectPolicy: The redirect policy; ``RedirectPolicy/inherited`` for the client's.
     ///   - callTimeout: The limit for the whole call, or `nil` for the client's default.
     public init(
-        timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy? = nil,
+        timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy = .inherited,
         callTimeout: Duration? = nil
     ) {
         self.timeout = timeout

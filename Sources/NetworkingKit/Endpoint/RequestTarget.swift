@@ -58,6 +58,7 @@ struct RequestTarget {
     ) throws -> (HTTPRequest, HTTPBody?) {
         // The URL first, so that a bad one is the error reported. Relative to the client's base
         // URL (nearly every call), the request is joined from the base's parts.
+        try URLBuilder.rejectControlCharacters(in: path)
         var request: HTTPRequest
         if let parsedBase,
             let joined = URLBuilder.request(

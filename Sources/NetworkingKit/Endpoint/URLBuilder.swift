@@ -18,6 +18,7 @@ enum URLBuilder {
         path: String,
         queryItems: [URLQueryItem]?
     ) throws -> URL {
+        try rejectControlCharacters(in: path)
         var base: URL
         var segments: [Substring] = []
         if isAbsolute(path) {
@@ -113,6 +114,17 @@ enum URLBuilder {
 
     private static func splitPath(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// Throws when a path or absolute URL as the caller wrote it holds CR, LF, NUL or another
+    /// control character. Foundation's `URL(string:)` would percent-encode them and the request
+    /// would go to a path the caller did not write; a value meant to carry them belongs in a query
+    /// item or behind ``PathSegment/escape(_:)``, which encode them on purpose.
+    static func rejectControlCharacters(in path: String) throws {
+        if let byte = ControlCharacters.first(in: path) {
+            throw NetworkError.invalidURL(
+                ControlCharacters.printable(path), reason: "it contains \(ControlCharacters.name(of: byte))")
+        }
     }
 
     static func validate(_ base: URL) throws {

@@ -17,6 +17,9 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
     /// The server's error body, decoded with the client's ``ServerErrorBody`` type when the body
     /// was JSON.
     public let serverError: (any ServerErrorBody)?
+    /// The names a user reads for fields, by key (the client's
+    /// ``LiveAPIClient/Configuration/fieldNames``); see ``userMessage(for:)``.
+    public let fieldNames: [String: String]
 
     /// Creates a failure.
     public init(
@@ -24,13 +27,48 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
         response: HTTPResponse,
         body: Data = Data(),
         isBodyTruncated: Bool = false,
-        serverError: (any ServerErrorBody)? = nil
+        serverError: (any ServerErrorBody)? = nil,
+        fieldNames: [String: String] = [:]
     ) {
         self.request = request
         self.response = response
         self.body = body
         self.isBodyTruncated = isBodyTruncated
         self.serverError = serverError
+        self.fieldNames = fieldNames
+    }
+
+    /// A field error as a user reads it: the field's name from ``fieldNames``, or its key made
+    /// readable (`userId` and `user_id` become "User id"), then the server's message:
+    /// "Owner: is required".
+    public func userMessage(for error: FieldError) -> String {
+        "\(fieldNames[error.field] ?? Self.readableName(of: error.field)): \(error.message)"
+    }
+
+    /// `userId`, `user_id`, `user-id` and `user.id` as "User id"; the last part of a dotted path
+    /// names the field (`address.zipCode` reads "Zip code").
+    static func readableName(of key: String) -> String {
+        let last = key.split(separator: ".").last.map(String.init) ?? key
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for character in last {
+            if character == "_" || character == "-" || character == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+                words.append(word)
+                word = String(character)
+            } else {
+                word.append(character)
+            }
+            previous = character
+        }
+        if !word.isEmpty { words.append(word) }
+        guard let first = words.first else { return key }
+        // An acronym (URL, ID) keeps its case; other words are lowercased after the first.
+        let rest = words.dropFirst().map { $0.allSatisfy(\.isUppercase) ? $0 : $0.lowercased() }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + rest).joined(separator: " ")
     }
 
     /// Reads the bounded copy of a failed response's body that a failure keeps.

@@ -14,6 +14,8 @@ extension NetworkError: LocalizedError {
             return failure.serverMessage ?? "The request could not be processed."
         case .unauthorized:
             return "Your session has expired. Please sign in again."
+        case .invalidCredentials(let failure):
+            return failure.serverMessage ?? "The username or password is incorrect."
         case .forbidden(let failure):
             return failure.serverMessage ?? "You don't have permission to do this."
         case .notFound(let failure):
@@ -22,7 +24,7 @@ extension NetworkError: LocalizedError {
             return failure.serverMessage ?? "This item was changed elsewhere. Reload it and try again."
         case .validationFailed(let failure):
             if !failure.fieldErrors.isEmpty {
-                return failure.fieldErrors.map(\.description).joined(separator: "\n")
+                return failure.fieldErrors.map(failure.userMessage(for:)).joined(separator: "\n")
             }
             return failure.serverMessage ?? "Some of the information you entered is not valid."
         case .rateLimited(_, let retryAfter):
@@ -72,8 +74,8 @@ extension NetworkError: CustomStringConvertible {
             return "could not encode the request body: \(reason)" + (underlying.map { " (\($0))" } ?? "")
         case .rateLimited(let failure, let retryAfter):
             return Self.describe(failure) + (retryAfter.map { "; Retry-After: \($0)" } ?? "")
-        case .badRequest(let failure), .unauthorized(let failure), .forbidden(let failure),
-            .notFound(let failure), .conflict(let failure), .validationFailed(let failure),
+        case .badRequest(let failure), .unauthorized(let failure), .invalidCredentials(let failure),
+            .forbidden(let failure), .notFound(let failure), .conflict(let failure), .validationFailed(let failure),
             .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
             return Self.describe(failure)
         case .redirectFailed(let failure):

@@ -31,6 +31,10 @@ public enum NetworkError: Error, Sendable {
     case badRequest(HTTPFailure)
     /// The server answered 401 Unauthorized: the credential is missing, wrong or expired.
     case unauthorized(HTTPFailure)
+    /// Signing in was refused: a 401 answered to a sign-in request (``AuthManager/login(username:password:)``),
+    /// so the username or password is wrong, not a session expired. The server's message, when it
+    /// sent one, is the `localizedDescription`.
+    case invalidCredentials(HTTPFailure)
     /// The server answered 403 Forbidden.
     case forbidden(HTTPFailure)
     /// The server answered 404 Not Found.
@@ -89,10 +93,10 @@ public enum NetworkError: Error, Sendable {
     /// The HTTP response behind the error, for the status cases.
     public var failure: HTTPFailure? {
         switch self {
-        case .badRequest(let failure), .unauthorized(let failure), .forbidden(let failure),
-            .notFound(let failure), .conflict(let failure), .validationFailed(let failure),
-            .rateLimited(let failure, _), .clientError(let failure), .serverError(let failure),
-            .unexpectedStatus(let failure):
+        case .badRequest(let failure), .unauthorized(let failure), .invalidCredentials(let failure),
+            .forbidden(let failure), .notFound(let failure), .conflict(let failure),
+            .validationFailed(let failure), .rateLimited(let failure, _), .clientError(let failure),
+            .serverError(let failure), .unexpectedStatus(let failure):
             return failure
         default:
             return nil

@@ -12,16 +12,16 @@ public enum HeaderValidation {
     /// Returns the field name for `name`, or throws when it is not an RFC 9110 token.
     public static func name(_ name: String) throws -> HTTPField.Name {
         guard let fieldName = HTTPField.Name(name) else {
-            throw NetworkError.invalidRequest(reason: "'\(printable(name))' is not a valid header name")
+            throw NetworkError.invalidRequest(reason: "'\(ControlCharacters.printable(name))' is not a valid header name")
         }
         return fieldName
     }
 
     /// Throws when `value` holds CR, LF, NUL or another control character (HTAB is allowed).
     public static func validate(value: String, of name: String) throws {
-        for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            let what = byte == 0x0D ? "CR" : byte == 0x0A ? "LF" : byte == 0 ? "NUL" : "a control character"
-            throw NetworkError.invalidRequest(reason: "the value of header '\(name)' contains \(what)")
+        if let byte = ControlCharacters.first(in: value, allowingTab: true) {
+            throw NetworkError.invalidRequest(
+                reason: "the value of header '\(ControlCharacters.printable(name))' contains \(ControlCharacters.name(of: byte))")
         }
     }
 
@@ -33,10 +33,5 @@ public enum HeaderValidation {
             try validate(value: value, of: name)
             fields[fieldName] = value
         }
-    }
-
-    private static func printable(_ text: String) -> String {
-        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
-            .joined()
     }
 }

@@ -22,7 +22,7 @@ enum ObservabilityNames {
         case .invalidURL: return "invalid_url"
         case .invalidRequest: return "invalid_request"
         case .encodingFailed: return "encoding_failed"
-        case .badRequest, .unauthorized, .forbidden, .notFound, .conflict, .validationFailed,
+        case .badRequest, .unauthorized, .invalidCredentials, .forbidden, .notFound, .conflict, .validationFailed,
             .rateLimited, .clientError, .serverError, .unexpectedStatus:
             return error.statusCode.map(String.init) ?? "http_status"
         case .redirectFailed: return "redirect_failed"

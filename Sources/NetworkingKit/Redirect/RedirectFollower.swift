@@ -11,7 +11,7 @@ struct RedirectFollower: Sendable {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
-        let policy = context.options.redirectPolicy ?? .default
+        let policy = context.options.redirectPolicy.resolved(against: .default)
         context.redirectTrace.record(request)
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
             return (response, responseBody)

@@ -46,7 +46,30 @@ public struct RedirectPolicy: Sendable, Hashable {
     public static let `default` = RedirectPolicy()
 
     /// Follows no redirect: a 3xx answer reaches the caller as ``NetworkError/unexpectedStatus(_:)``.
-    public static let none = RedirectPolicy(maxRedirects: 0)
+    public static let disabled = RedirectPolicy(maxRedirects: 0)
+
+    /// Renamed ``disabled``: on an optional, `.none` means "not set", so an endpoint given `.none`
+    /// followed the client's redirects.
+    @available(*, unavailable, renamed: "disabled")
+    public static var none: RedirectPolicy { disabled }
+
+    /// Not a policy of its own: the client's. It is the default of
+    /// ``RequestOptions/redirectPolicy``; as a client's policy, it means ``default``.
+    public static let inherited: RedirectPolicy = {
+        var policy = RedirectPolicy()
+        policy.inheritsOuterPolicy = true
+        return policy
+    }()
+
+    /// Whether this is ``inherited``: the client's policy applies.
+    public var isInherited: Bool { inheritsOuterPolicy }
+    private var inheritsOuterPolicy = false
+
+    /// This policy, or `outer` when this one is ``inherited`` (and ``default`` when both are).
+    func resolved(against outer: RedirectPolicy) -> RedirectPolicy {
+        guard inheritsOuterPolicy else { return self }
+        return outer.inheritsOuterPolicy ? .default : outer
+    }
 
     /// Every header that is removed when the origin changes.
     var headersRemovedAcrossOrigins: Set<HTTPField.Name> {

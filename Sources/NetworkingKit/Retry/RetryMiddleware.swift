@@ -56,7 +56,7 @@ public struct RetryMiddleware: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let policy = context.options.retryPolicy ?? self.policy
+        let policy = context.options.retryPolicy.resolved(against: self.policy)
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
         var context = context
         var previousDelay = policy.baseDelay

@@ -1,15 +1,17 @@
 /// Per-endpoint retry settings, carried in ``RequestOptions``.
 extension RequestOptions {
     private enum RetryPolicyKey: RequestOptionKey {
-        static let defaultValue: RetryPolicy? = nil
+        static let defaultValue = RetryPolicy.inherited
     }
 
     private enum IdempotentKey: RequestOptionKey {
         static let defaultValue = false
     }
 
-    /// This endpoint's retry policy, or `nil` for the ``RetryMiddleware``'s own.
-    public var retryPolicy: RetryPolicy? {
+    /// This endpoint's retry policy: ``RetryPolicy/inherited`` (the default) for the
+    /// ``RetryMiddleware``'s own, ``RetryPolicy/disabled`` for a request that must never be sent
+    /// twice, or a policy of its own. Not optional, so that `.none` cannot mean "not set".
+    public var retryPolicy: RetryPolicy {
         get { self[RetryPolicyKey.self] }
         set { self[RetryPolicyKey.self] = newValue }
     }

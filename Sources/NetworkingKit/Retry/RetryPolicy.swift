@@ -3,7 +3,7 @@ public import HTTPTypes
 
 /// When and how often a failed request is tried again, and how long to wait in between.
 ///
-/// The presets are the seeds' (`default`, `aggressive`, `none`). Delays grow exponentially from
+/// The presets are the seeds' (`default`, `aggressive`, and `disabled`, the seeds' `none`). Delays grow exponentially from
 /// ``baseDelay`` by ``multiplier``, are capped at ``maxDelay``, and are spread by ``jitter`` so
 /// that clients failing together do not retry together.
 ///
@@ -95,7 +95,30 @@ public struct RetryPolicy: Sendable, Hashable {
     /// 5 attempts from 0.25 s, for calls that matter more than the load they add.
     public static let aggressive = RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(250))
     /// One attempt: no retry.
-    public static let none = RetryPolicy(maxAttempts: 1)
+    public static let disabled = RetryPolicy(maxAttempts: 1)
+
+    /// Renamed ``disabled``: on an optional, `.none` means "not set", so a payment marked
+    /// `.none` was retried with the middleware's policy.
+    @available(*, unavailable, renamed: "disabled")
+    public static var none: RetryPolicy { disabled }
+
+    /// Not a policy of its own: the ``RetryMiddleware``'s. It is the default of
+    /// ``RequestOptions/retryPolicy``; given to a middleware, it means ``default``.
+    public static let inherited: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.inheritsOuterPolicy = true
+        return policy
+    }()
+
+    /// Whether this is ``inherited``: the policy set further out applies.
+    public var isInherited: Bool { inheritsOuterPolicy }
+    private var inheritsOuterPolicy = false
+
+    /// This policy, or `outer` when this one is ``inherited`` (and ``default`` when both are).
+    func resolved(against outer: RetryPolicy) -> RetryPolicy {
+        guard inheritsOuterPolicy else { return self }
+        return outer.inheritsOuterPolicy ? .default : outer
+    }
 
     /// The delay before retry number `retry` (1 for the first), before jitter:
     /// `baseDelay × multiplier^(retry − 1)`, capped at ``maxDelay``.

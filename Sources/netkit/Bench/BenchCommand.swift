@@ -35,20 +35,23 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
 
-    func validate() throws {
+    /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
+    /// with exit status 64 rather than a usage dump (see ``CLIError``).
+    private func checkOptions() throws {
         guard (1...1_000_000).contains(requests) else {
-            throw CLIError("bad --requests \(requests): expected 1 to 1000000")
+            throw CLIError.usage("bad --requests \(requests): expected 1 to 1000000")
         }
         guard (1...256).contains(concurrency) else {
-            throw CLIError("bad --concurrency \(concurrency): expected 1 to 256")
+            throw CLIError.usage("bad --concurrency \(concurrency): expected 1 to 256")
         }
         guard (1...50).contains(rounds) else {
-            throw CLIError("bad --rounds \(rounds): expected 1 to 50")
+            throw CLIError.usage("bad --rounds \(rounds): expected 1 to 50")
         }
         if let url { _ = try Self.baseURL(url) }
     }
 
     func run() async throws {
+        try checkOptions()
         do {
             if let url {
                 try await measure(baseURL: Self.baseURL(url), server: "DemoAPI at \(url)")
@@ -97,7 +100,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host != nil
         else {
-            throw CLIError("bad URL '\(text)': expected the base URL of a DemoAPI server, such as http://127.0.0.1:8080")
+            throw CLIError.usage("bad URL '\(text)': expected the base URL of a DemoAPI server, such as http://127.0.0.1:8080")
         }
         return url
     }

@@ -130,7 +130,7 @@ struct RedirectConformanceTests {
     @Test("with redirects off, the transport's 3xx reaches the caller untouched", arguments: TransportKind.allCases)
     func off(kind: TransportKind) async throws {
         try await withDemoServer { server in
-            let client = makeClient(server, kind, redirectPolicy: .none)
+            let client = makeClient(server, kind, redirectPolicy: .disabled)
             let error = await networkError { try await client.send(Request<Void>(path: "/redirect/302")) }
             guard case .unexpectedStatus(let failure)? = error else {
                 Issue.record("expected unexpectedStatus, got \(String(describing: error))")

@@ -66,16 +66,19 @@ struct AuthIntegrationTests {
         }
     }
 
-    @Test("wrong credentials: unauthorized, no session", arguments: TransportKind.allCases)
+    @Test("wrong credentials: invalidCredentials with the server's message, no session", arguments: TransportKind.allCases)
     func wrongCredentials(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let (manager, _) = Self.session(server, kind)
             let error = await networkError { try await manager.login(username: "woody", password: "sid") }
-            guard case .unauthorized(let failure)? = error else {
-                Issue.record("expected unauthorized, got \(String(describing: error))")
+            // A 401 from sign-in is wrong credentials, not "Your session has expired".
+            guard case .invalidCredentials(let failure)? = error else {
+                Issue.record("expected invalidCredentials, got \(String(describing: error))")
                 return
             }
             #expect(failure.serverMessage == "Wrong username or password.")
+            #expect(error?.localizedDescription == "Wrong username or password.")
+            #expect(error?.statusCode == 401)
             let authenticated = try await manager.isAuthenticated
             #expect(!authenticated)
         }

@@ -46,15 +46,18 @@ struct AuthManagerTests {
         #expect(sent.header("Authorization") == nil)
     }
 
-    @Test("wrong credentials fail with unauthorized and leave no session")
+    @Test("wrong credentials are invalidCredentials with the server's message, and leave no session")
     func wrongCredentials() async throws {
         let (manager, _) = makeManager()
         let error = await networkError { try await manager.login(username: "woody", password: "sid") }
-        guard case .unauthorized(let failure)? = error else {
-            Issue.record("expected unauthorized, got \(String(describing: error))")
+        // A 401 from sign-in is wrong credentials, not "Your session has expired".
+        guard case .invalidCredentials(let failure)? = error else {
+            Issue.record("expected invalidCredentials, got \(String(describing: error))")
             return
         }
         #expect(failure.serverMessage == "Wrong username or password.")
+        #expect(error?.localizedDescription == "Wrong username or password.")
+        #expect(error?.statusCode == 401)
         #expect(try await manager.isAuthenticated == false)
     }
 

@@ -91,6 +91,36 @@ struct URLBuildingTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test(
+        "CR, LF, NUL or another control character in a path or absolute URL is invalidURL, with nothing sent",
+        arguments: [
+            "/films/up\r\nX-Injected: 1", "/films/up\n", "/films/\u{0}up", "/films/\u{7F}", "/films/\tup",
+            "https://api.example.com/a\r\nb", "http://api.example.com/\u{0}",
+        ])
+    func controlCharacters(path: String) async throws {
+        // Foundation's URL(string:) percent-encodes them, so the request went to a path nobody wrote.
+        for base in [testBaseURL, nil] {
+            let (client, transport) = makeClient(baseURL: base)
+            let endpointError = await networkError { try await client.request(TestEndpoint(path: path)) }
+            let requestError = await networkError { try await client.send(Request<Void>(path: path)) }
+            for error in [endpointError, requestError] {
+                guard case .invalidURL(let url, let reason)? = error else {
+                    Issue.record("expected invalidURL, got \(String(describing: error))")
+                    continue
+                }
+                #expect(!url.contains("\r") && !url.contains("\n"), "the message stays on one line: \(url)")
+                #expect(reason.hasPrefix("it contains "))
+            }
+            #expect(transport.requests.isEmpty)
+        }
+        // A value that really holds them is escaped on purpose, and sent.
+        let (client, transport) = makeClient()
+        try await client.request(
+            TestEndpoint(
+                path: "/notes/\(PathSegment.escape("a\r\nb"))", queryItems: [URLQueryItem(name: "q", value: "line 1\nline 2")]))
+        #expect(transport.requests.first?.request.path == "/v1/notes/a%0D%0Ab?q=line%201%0Aline%202")
+    }
+
     @Test("PathSegment.escape keeps a slash inside one segment, escaped once")
     func escapedSegmentKeepsSlash() async throws {
         let path = "/files/\(PathSegment.escape("reports/2024 Q1%.pdf"))"

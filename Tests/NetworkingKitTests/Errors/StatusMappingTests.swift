@@ -1,5 +1,5 @@
 import Foundation
-import NetworkingKit
+@testable import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
@@ -64,7 +64,7 @@ struct StatusMappingTests {
                 for: 422,
                 body: #"{"message":"Invalid rating","errors":[{"field":"rating","message":"must be between 1 and 5"}]}"#))
         #expect(list.failure?.fieldErrors == [FieldError(field: "rating", message: "must be between 1 and 5")])
-        #expect(list.localizedDescription == "rating: must be between 1 and 5")
+        #expect(list.localizedDescription == "Rating: must be between 1 and 5")
 
         let object = try #require(
             await error(for: 422, body: #"{"errors":{"title":["is required","is too short"],"user_id":["must be positive"]}}"#))
@@ -73,6 +73,23 @@ struct StatusMappingTests {
                 FieldError(field: "title", message: "is required"), FieldError(field: "title", message: "is too short"),
                 FieldError(field: "user_id", message: "must be positive"),
             ])
+    }
+
+    @Test("a 422's message names fields as the app says, or readably from their keys")
+    func fieldNames() async throws {
+        let body = #"{"errors":{"userId":["is required"],"due_date":["must be in the future"],"address.zipCode":["is too short"]}}"#
+        var configuration = LiveAPIClient.Configuration(
+            baseURL: testBaseURL, transport: StubTransport { _ in .json(body, status: .unprocessableContent) })
+        configuration.fieldNames = ["userId": "Owner"]
+        let named = await networkError { _ = try await LiveAPIClient(configuration: configuration).send(Request<Data>(path: "/x")) }
+        // The raw keys ("userId: is required") were what a user read before.
+        #expect(named?.localizedDescription == "Zip code: is too short\nDue date: must be in the future\nOwner: is required")
+
+        #expect(HTTPFailure.readableName(of: "userId") == "User id")
+        #expect(HTTPFailure.readableName(of: "user_id") == "User id")
+        #expect(HTTPFailure.readableName(of: "avatarURL") == "Avatar URL")
+        #expect(HTTPFailure.readableName(of: "items.0.name") == "Name")
+        #expect(HTTPFailure.readableName(of: "") == "")
     }
 
     @Test("a non-JSON error body is kept but not decoded; the message falls back to a generic one")

@@ -80,7 +80,7 @@ struct RedirectPolicyTests {
     @Test("redirects can be turned off: the 3xx reaches the caller as unexpectedStatus")
     func redirectsOff() async throws {
         let (client, transport) = makeClient { _ in Self.redirect(302, to: "/elsewhere") }
-        let endpoint = TestEndpoint(path: "/x", options: RequestOptions(redirectPolicy: RedirectPolicy.none))
+        let endpoint = TestEndpoint(path: "/x", options: RequestOptions(redirectPolicy: .disabled))
         let error = await networkError { try await client.request(endpoint) }
         guard case .unexpectedStatus(let failure)? = error else {
             Issue.record("expected unexpectedStatus, got \(String(describing: error))")

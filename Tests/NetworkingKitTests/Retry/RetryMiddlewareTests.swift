@@ -194,10 +194,32 @@ struct RetryMiddlewareTests {
     func endpointOverride() async throws {
         let (client, transport) = Self.client(Self.failing(5, with: .serviceUnavailable))
         var options = RequestOptions()
-        options.retryPolicy = RetryPolicy.none
+        options.retryPolicy = .disabled
         let error = await networkError { try await client.request(TestEndpoint(path: "/x", options: options)) }
         #expect(error?.statusCode == 503)
         #expect(transport.requests.count == 1)
+    }
+
+    @Test("a payment marked .disabled is sent once, idempotency key or not; the default inherits the middleware's policy")
+    func disabledIsNeverRetried() async throws {
+        // `options.retryPolicy = .none` once compiled to "not set" and the payment went out 3 times;
+        // the option is no longer optional, so `.disabled` is the only way to say it.
+        #expect(RequestOptions().retryPolicy.isInherited)
+        #expect(!RetryPolicy.disabled.isInherited && RetryPolicy.disabled.maxAttempts == 1)
+        let (client, transport) = Self.client(Self.failing(5, with: .serviceUnavailable))
+        var payment = RequestOptions()
+        payment.retryPolicy = .disabled
+        payment.isIdempotent = true
+        let error = await networkError {
+            try await client.request(
+                TestEndpoint(path: "/payments", method: .post, headers: ["Idempotency-Key": "k1"], options: payment))
+        }
+        #expect(error?.statusCode == 503)
+        #expect(transport.requests.count == 1)
+
+        let (inheriting, inheritingTransport) = Self.client(Self.failing(5, with: .serviceUnavailable))
+        _ = await networkError { try await inheriting.request(TestEndpoint(path: "/x", options: RequestOptions())) }
+        #expect(inheritingTransport.requests.count == 3)
     }
 
     @Test("a retry that would wait past the call's deadline is not made")

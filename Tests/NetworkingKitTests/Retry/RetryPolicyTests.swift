@@ -21,7 +21,7 @@ struct RetryPolicyTests {
         #expect(RetryPolicy.default.jitter == .full)
         #expect(RetryPolicy.aggressive.maxAttempts == 5)
         #expect(RetryPolicy.aggressive.baseDelay == .milliseconds(250))
-        #expect(RetryPolicy.none.maxAttempts == 1)
+        #expect(RetryPolicy.disabled.maxAttempts == 1)
     }
 
     @Test("full jitter spans 0 to the delay; equal jitter its upper half")
@@ -62,6 +62,6 @@ struct RetryPolicyTests {
         var options = RequestOptions()
         options.isIdempotent = true
         #expect(policy.allowsRetry(of: HTTPRequest(method: .post, url: url), options: options))
-        #expect(!RetryPolicy.none.allowsRetry(of: HTTPRequest(method: .get, url: url), options: .default))
+        #expect(!RetryPolicy.disabled.allowsRetry(of: HTTPRequest(method: .get, url: url), options: .default))
     }
 }

@@ -1,0 +1,147 @@
+public import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A listener on 127.0.0.1 that answers with scripted bytes that no well-behaved HTTP server
+/// (Hummingbird included) would send: repeated or unparsable `Content-Length`, a status line
+/// that is not HTTP, a connection reset in the middle of a body; or, with TLS, a certificate no
+/// client trusts. It reads one request head per connection, answers by its path, and ends the
+/// connection.
+///
+/// | path | answer |
+/// |---|---|
+/// | `/duplicate-content-length` | `Content-Length: 5` and `Content-Length: 6`, 6 bytes |
+/// | `/invalid-content-length` | `Content-Length: five` |
+/// | `/not-http` | `HELLO WORLD` instead of a status line |
+/// | `/reset-mid-body` | 10 of 100 declared bytes, then a TCP reset |
+/// | `/reset-mid-chunked` | one chunk of a chunked body, then a TCP reset |
+/// | anything else | 200 with `ok` |
+public final class ByteFaultServer: Sendable {
+    /// The port really bound.
+    public let port: Int
+    /// `http://127.0.0.1:PORT` (or `https://` for a TLS listener), without a trailing slash.
+    public let baseURL: URL
+    private let channel: any Channel
+
+    private init(port: Int, baseURL: URL, channel: any Channel) {
+        self.port = port
+        self.baseURL = baseURL
+        self.channel = channel
+    }
+
+    /// Starts a listener on a free port of 127.0.0.1.
+    /// - Parameter tls: Whether connections are TLS with ``UntrustedCertificate``.
+    public static func start(tls: Bool = false) async throws -> ByteFaultServer {
+        let context: NIOSSLContext? =
+            tls
+            ? try NIOSSLContext(
+                configuration: .makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(UntrustedCertificate.certificatePEM.utf8))
+                        .map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(UntrustedCertificate.privateKeyPEM.utf8), format: .pem))
+                ))
+            : nil
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(ScriptedAnswer())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port, let url = URL(string: "\(tls ? "https" : "http")://127.0.0.1:\(port)") else {
+            try? await channel.close()
+            throw DemoServer.StartError.noBoundPort
+        }
+        return ByteFaultServer(port: port, baseURL: url, channel: channel)
+    }
+
+    /// Stops listening; connections still open end on their own once answered.
+    public func stop() async {
+        try? await channel.close()
+    }
+
+    /// Runs `body` with a fresh listener and stops it afterwards, whether `body` returns or throws.
+    public static func withServer<T>(
+        tls: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ByteFaultServer) async throws -> T
+    ) async throws -> T {
+        let server = try await start(tls: tls)
+        do {
+            let value = try await body(server)
+            await server.stop()
+            return value
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+}
+
+/// Reads a request head (at most 64 KiB) and writes the scripted answer for its path.
+private final class ScriptedAnswer: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var head = ByteBuffer()
+    private var answered = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
+        var bytes = unwrapInboundIn(data)
+        head.writeBuffer(&bytes)
+        let text = String(decoding: head.readableBytesView, as: UTF8.self)
+        guard text.contains("\r\n\r\n") else {
+            if head.readableBytes > 64 * 1024 { context.close(promise: nil) }
+            return
+        }
+        answered = true
+        let path = text.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let (answer, ending) = Self.script(for: path)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
+            switch ending {
+            case .close:
+                channel.close(promise: nil)
+            case .reset:
+                // SO_LINGER 0: close() sends RST instead of FIN.
+                let linger = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                    ?? channel.eventLoop.makeSucceededVoidFuture()
+                linger.whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A client that refuses the certificate, or resets: nothing to answer.
+        context.close(promise: nil)
+    }
+
+    private enum Ending {
+        case close
+        case reset
+    }
+
+    private static func script(for path: String) -> (String, Ending) {
+        switch path {
+        case "/duplicate-content-length":
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", .close)
+        case "/invalid-content-length":
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: five\r\n\r\nhello", .close)
+        case "/not-http":
+            ("HELLO WORLD\r\n\r\n", .close)
+        case "/reset-mid-body":
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789", .reset)
+        case "/reset-mid-chunked":
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n", .reset)
+        default:
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", .close)
+        }
+    }
+}
