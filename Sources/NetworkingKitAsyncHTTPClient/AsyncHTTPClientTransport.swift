@@ -96,7 +96,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
 
         let response = try HTTPResponse(clientResponse, request: summary)
-        let declared = HTTPBody.declaredLength(of: response, isHead: request.method == .head)
+        let declared: Int64?
+        do {
+            declared = try HTTPBody.declaredLength(of: response, isHead: request.method == .head)
+        } catch let error as NetworkError {
+            throw error.attaching(summary)
+        }
         let chunks = ResponseChunks(body: clientResponse.body, deadline: deadline, request: summary)
         if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
             return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))

@@ -67,12 +67,16 @@ final class Inflater: @unchecked Sendable {
         var output = Data(count: capacity)
         var produced = 0
         var status: Int32 = Z_OK
-        try input.withUnsafeMutableBytes { (inputBuffer: UnsafeMutableRawBufferPointer) in
+        // A local copy (no bytes copied): the closures below must not touch the stored property
+        // they are reading from.
+        let input = self.input
+        try input.withUnsafeBytes { (inputBuffer: UnsafeRawBufferPointer) in
             try output.withUnsafeMutableBytes { (outputBuffer: UnsafeMutableRawBufferPointer) in
                 while true {
                     let remaining = input.count - inputOffset
+                    // zlib never writes through next_in; its type only lacks the const.
                     stream.pointee.next_in = inputBuffer.baseAddress.map {
-                        $0.assumingMemoryBound(to: Bytef.self) + inputOffset
+                        UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self) + inputOffset)
                     }
                     stream.pointee.avail_in = uInt(remaining)
                     stream.pointee.next_out = outputBuffer.baseAddress.map {

@@ -4,14 +4,36 @@ extension HTTPBody {
     /// The body length a response declares, when the bytes a transport hands on can be checked
     /// against it: 0 for answers that have no body (HEAD, 1xx, 204, 304), `nil` for encoded bodies
     /// (the transport decodes them, so the bytes received are not the bytes declared) and when
-    /// there is no valid `Content-Length`.
-    package static func declaredLength(of response: HTTPResponse, isHead: Bool) -> Int64? {
+    /// there is no `Content-Length`.
+    /// - Throws: ``NetworkError/transport(_:)`` `invalidResponse` for a `Content-Length` that is
+    ///   not one decimal number: RFC 9112 §6.3 makes an invalid or repeated length (URLSession on
+    ///   Linux merges two fields into `5, 6`) an unrecoverable framing error, as AsyncHTTPClient
+    ///   already treats it, because the body's end can no longer be known.
+    package static func declaredLength(of response: HTTPResponse, isHead: Bool) throws -> Int64? {
         let code = response.status.code
         if isHead || (100..<200).contains(code) || code == 204 || code == 304 { return 0 }
-        if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
-        guard let declared = response.headerFields[.contentLength].flatMap({ Int64($0) }), declared >= 0 else {
-            return nil
+        guard let field = response.headerFields[.contentLength] else { return nil }
+        // A field repeated with the same name arrives as several fields or merged with commas.
+        let values = response.headerFields[values: .contentLength]
+        guard values.count == 1, !field.isEmpty, field.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let declared = Int64(field)
+        else {
+            throw NetworkError.transport(
+                TransportFailure(
+                    kind: .invalidResponse,
+                    underlying: InvalidContentLength(value: values.joined(separator: ", "))))
         }
+        if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
         return declared
+    }
+}
+
+/// A response's `Content-Length` that is not one decimal number.
+package struct InvalidContentLength: Error, CustomStringConvertible {
+    /// The field's value, repeated fields joined with ", ".
+    package let value: String
+
+    package var description: String {
+        "invalid Content-Length '\(value)': RFC 9112 §6.3 makes it a framing error"
     }
 }

@@ -74,6 +74,10 @@ public final class URLSessionTransport: HTTPTransport {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        if request.headerFields[.acceptEncoding] == nil {
+            // What every transport decodes; libcurl would also ask for br and zstd.
+            urlRequest.setValue(ContentCoding.acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
+        }
         let timeout = context.options.timeout
         if let timeout {
             urlRequest.timeoutInterval = timeout.timeInterval
@@ -101,6 +105,7 @@ public final class URLSessionTransport: HTTPTransport {
                     state: URLSessionTransportDelegate.TaskState(
                         request: summary,
                         isHead: request.method == .head,
+                        limit: context.options.maxResponseBodySize,
                         responseContinuation: continuation,
                         bodyStream: stream,
                         bodyContinuation: bodyContinuation

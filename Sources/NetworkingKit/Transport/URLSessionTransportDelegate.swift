@@ -15,6 +15,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     struct TaskState {
         let request: RequestSummary
         let isHead: Bool
+        /// The response size limit (the client's): past it the download is cancelled and nothing
+        /// more is kept, since FoundationNetworking delivers without backpressure.
+        let limit: Int?
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
         /// Held only until the response head arrives: once the body is handed out, the reader
         /// owns the stream, and dropping it must cancel the download.
@@ -64,9 +67,20 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         guard let httpURLResponse = response as? HTTPURLResponse, let httpResponse = httpURLResponse.httpResponse else {
             fail(dataTask, with: .transport(TransportFailure(kind: .invalidResponse)))
             completionHandler(.cancel)
+            dataTask.cancel()
             return
         }
-        let expectedLength = HTTPBody.declaredLength(of: httpResponse, isHead: false)
+        let expectedLength: Int64?
+        do {
+            expectedLength = try HTTPBody.declaredLength(of: httpResponse, isHead: false)
+        } catch {
+            // Two different lengths (merged into "5, 6") or one that is not a number: the body's
+            // end is unknowable, so the answer is refused, as AsyncHTTPClient refuses it.
+            fail(dataTask, with: error as? NetworkError ?? .transport(TransportFailure(kind: .invalidResponse)))
+            completionHandler(.cancel)
+            dataTask.cancel()
+            return
+        }
         let started: (CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPBody)? = tasks.withLock { tasks in
             guard var state = tasks[dataTask.taskIdentifier], let continuation = state.responseContinuation,
                 let stream = state.bodyStream
@@ -87,11 +101,33 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let continuation = tasks.withLock { tasks -> AsyncThrowingStream<Data, any Error>.Continuation? in
-            tasks[dataTask.taskIdentifier]?.received += Int64(data.count)
-            return tasks[dataTask.taskIdentifier]?.bodyContinuation
+        enum Delivery {
+            case yield(AsyncThrowingStream<Data, any Error>.Continuation)
+            case overLimit(Int, RequestSummary)
+            case drop
         }
-        continuation?.yield(data)
+        let delivery = tasks.withLock { tasks -> Delivery in
+            guard var state = tasks[dataTask.taskIdentifier] else { return .drop }
+            state.received += Int64(data.count)
+            tasks[dataTask.taskIdentifier] = state
+            if let limit = state.limit, state.received > Int64(limit) {
+                return .overLimit(limit, state.request)
+            }
+            return .yield(state.bodyContinuation)
+        }
+        switch delivery {
+        case .yield(let continuation):
+            continuation.yield(data)
+        case .overLimit(let limit, let request):
+            // FoundationNetworking has no backpressure (suspending restarts the transfer) and
+            // libcurl inflates a gzip bomb as fast as it can: stop keeping bytes at the limit and
+            // cancel, instead of buffering what the reader will refuse anyway.
+            fail(dataTask, with: .responseTooLarge(limit: limit, request: request))
+            dataTask.cancel()
+        case .drop:
+            // Delivered after the call ended (cancelled, failed, over the limit): nobody reads it.
+            break
+        }
     }
 
     /// Redirects are the client's to follow, with one policy for every transport: hand the 3xx
@@ -125,14 +161,26 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private static func networkError(for error: any Error, state: TaskState) -> NetworkError {
         if state.timedOut { return .timeout(state.request) }
         let networkError = URLErrorMapping.networkError(for: error, request: state.request)
-        if case .transport(let failure) = networkError, failure.kind == .other,
-            let expected = state.expectedLength, state.received < expected
-        {
-            // libcurl (FoundationNetworking) reports a short body as an unknown error; the byte
-            // count says what it really is.
-            return .transport(
-                TransportFailure(kind: .truncatedBody, code: failure.code, underlying: error, request: state.request))
+        guard case .transport(let failure) = networkError else { return networkError }
+        let headArrived = state.responseContinuation == nil
+        let kind: TransportFailure.Kind
+        switch failure.kind {
+        case .connectionLost where headArrived:
+            // A reset once the body has started cuts the body short, as AsyncHTTPClient says.
+            kind = .truncatedBody
+        case .other where headArrived:
+            // libcurl (FoundationNetworking) reports a short body ("transfer closed with N bytes
+            // remaining") and a body that does not decode as unknown errors.
+            let short = state.expectedLength.map { state.received < $0 } ?? false
+            kind = short || URLErrorMapping.isTransferClosed(failure) ? .truncatedBody : .invalidResponse
+        case .other:
+            // Before any head, libcurl's unknown errors are answers it could not parse ("Header
+            // without colon", "Weird server reply", an invalid Content-Length); TLS failures were
+            // recognised by the mapping already.
+            kind = .invalidResponse
+        default:
+            return networkError
         }
-        return networkError
+        return .transport(TransportFailure(kind: kind, code: failure.code, underlying: error, request: state.request))
     }
 }

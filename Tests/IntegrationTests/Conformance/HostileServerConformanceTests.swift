@@ -1,0 +1,92 @@
+import DemoAPI
+import Foundation
+import NetworkingKit
+import Testing
+
+/// Answers no well-behaved server sends, the same case over every transport: bad framing, a
+/// status line that is not HTTP, resets mid-body, an untrusted certificate, compressed bodies
+/// (well-compressed and bombs).
+@Suite("Conformance: hostile servers", .timeLimit(.minutes(2)))
+struct HostileServerConformanceTests {
+    private func client(_ server: ByteFaultServer, _ kind: TransportKind) -> LiveAPIClient {
+        LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: server.baseURL, transport: kind.transport))
+    }
+
+    @Test(
+        "a repeated, differing or unparsable Content-Length is invalidResponse (RFC 9112 §6.3), never a body",
+        arguments: TransportKind.allCases, ["/duplicate-content-length", "/invalid-content-length"])
+    func badContentLength(kind: TransportKind, path: String) async throws {
+        try await ByteFaultServer.withServer { server in
+            let error = await networkError { _ = try await client(server, kind).send(Request<String>(path: path)) }
+            #expect(error?.transportKind == .invalidResponse, "got \(String(describing: error))")
+        }
+    }
+
+    @Test("an answer that is not HTTP is invalidResponse", arguments: TransportKind.allCases)
+    func notHTTP(kind: TransportKind) async throws {
+        try await ByteFaultServer.withServer { server in
+            let error = await networkError { _ = try await client(server, kind).send(Request<String>(path: "/not-http")) }
+            #expect(error?.transportKind == .invalidResponse, "got \(String(describing: error))")
+        }
+    }
+
+    @Test(
+        "a reset once the body has started is truncatedBody, with or without a length",
+        arguments: TransportKind.allCases, ["/reset-mid-body", "/reset-mid-chunked"])
+    func resetMidBody(kind: TransportKind, path: String) async throws {
+        try await ByteFaultServer.withServer { server in
+            let error = await networkError { _ = try await client(server, kind).send(Request<Data>(path: path)) }
+            #expect(error?.transportKind == .truncatedBody, "got \(String(describing: error))")
+        }
+    }
+
+    @Test("a certificate nobody vouches for is secureConnectionFailed", arguments: TransportKind.allCases)
+    func untrustedCertificate(kind: TransportKind) async throws {
+        try await ByteFaultServer.withServer(tls: true) { server in
+            let error = await networkError { _ = try await client(server, kind).send(Request<String>(path: "/")) }
+            #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            #expect(error?.localizedDescription == "A secure connection to the server could not be established.")
+        }
+    }
+
+    struct Film: Decodable, Equatable, Sendable {
+        let title: String
+        let year: Int
+    }
+
+    @Test(
+        "gzip and deflate answers far past 25:1 decode, and both transports ask for the same encodings",
+        arguments: TransportKind.allCases, ["gzip", "deflate"])
+    func compressedAnswers(kind: TransportKind, encoding: String) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind)
+            let answer = try await client.response(
+                for: Request<[Film]>(
+                    path: "/encoding/films",
+                    query: [URLQueryItem(name: "count", value: "2000"), URLQueryItem(name: "encoding", value: encoding)]))
+            #expect(answer.value.count == 2000)
+            #expect(answer.value.allSatisfy { $0 == Film(title: "Toy Story", year: 1995) })
+            let compressed = try #require(answer.response.headerFields[.contentLength].flatMap(Int.init))
+            #expect(answer.data.count > 60 * compressed, "\(answer.data.count) bytes from \(compressed)")
+
+            let echo = try await client.send(Request<Echo>(path: "/echo"))
+            #expect(echo.headers["accept-encoding"] == "gzip, deflate")
+        }
+    }
+
+    @Test("a gzip bomb stops at the size limit with responseTooLarge", arguments: TransportKind.allCases)
+    func gzipBomb(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, maxResponseBodySize: 1 << 20)
+            let error = await networkError {
+                _ = try await client.send(
+                    Request<Data>(path: "/encoding/bomb", query: [URLQueryItem(name: "inflated", value: "\(256 << 20)")]))
+            }
+            guard case .responseTooLarge(let limit, _)? = error else {
+                Issue.record("expected responseTooLarge, got \(String(describing: error))")
+                return
+            }
+            #expect(limit == 1 << 20)
+        }
+    }
+}
