@@ -123,7 +123,8 @@ public struct LoggingMiddleware: Middleware {
         func summary() -> Logger.Metadata {
             [
                 "http.method": "\(request.method.rawValue)",
-                "http.url": "\(request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)")",
+                // The known-secrets pass too: a credential of this request quoted in its own URL.
+                "http.url": "\(request.url.map { redaction.redact(redaction.redact($0).absoluteString, hiding: secrets.value) } ?? "(no URL)")",
                 "attempt": "\(context.attempt)",
             ]
         }

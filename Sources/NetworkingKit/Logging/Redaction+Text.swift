@@ -8,7 +8,10 @@ import Foundation
 extension Redaction {
     /// Hides the values of sensitive `name=value` parameters that follow `?`, `&`, `;` or `#`
     /// (and, for a form body, the start of the text).
-    func redactParameters(in text: String, formAtStart: Bool) -> String {
+    ///
+    /// A value that carries a percent-encoded query of its own (`?next=%2Fa%3Fapi_key%3DSECRET`,
+    /// as redirect and callback parameters do) is decoded and redacted too, a few levels deep.
+    func redactParameters(in text: String, formAtStart: Bool, depth: Int = 0) -> String {
         guard !sensitiveQueryParameters.isEmpty else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
@@ -23,13 +26,16 @@ extension Redaction {
                     let name = String(String.UnicodeScalarView(scalars[index..<end]))
                     output.append(contentsOf: scalars[index...end])
                     index = end + 1
+                    let valueStart = index
+                    while index < scalars.count, !Self.endsParameterValue(scalars[index]) { index += 1 }
+                    let value = scalars[valueStart..<index]
                     if isSensitive(queryParameter: name) {
-                        let valueStart = index
-                        while index < scalars.count, !Self.endsParameterValue(scalars[index]) { index += 1 }
                         // An empty value hides nothing; leave it as it was.
-                        if index > valueStart {
+                        if !value.isEmpty {
                             output.append(contentsOf: Redaction.encodedPlaceholder.unicodeScalars)
                         }
+                    } else {
+                        output.append(contentsOf: redactNested(value, depth: depth))
                     }
                 }
                 atParameterStart = false
@@ -41,6 +47,20 @@ extension Redaction {
             atParameterStart = scalar == "?" || scalar == "&" || scalar == ";" || scalar == "#"
         }
         return String(output)
+    }
+
+    /// A parameter's value, with the sensitive parameters of a percent-encoded query inside it
+    /// hidden: decoded, redacted as a URL or form, and encoded again only when something was hidden.
+    private func redactNested(_ value: ArraySlice<Unicode.Scalar>, depth: Int) -> [Unicode.Scalar] {
+        guard depth < 3, value.contains("%"),
+            let decoded = String(String.UnicodeScalarView(value)).replacingOccurrences(of: "+", with: " ")
+                .removingPercentEncoding,
+            decoded.contains("=")
+        else { return Array(value) }
+        // A nested URL has its query after `?`; a nested form starts with a name.
+        let redacted = redactParameters(in: decoded, formAtStart: !decoded.contains("?"), depth: depth + 1)
+        guard redacted != decoded else { return Array(value) }
+        return Array(PercentEncoding.encode(redacted, allowing: PercentEncoding.isUnreserved, keepingEscapes: false).unicodeScalars)
     }
 
     /// Hides the value after a sensitive header name or parameter name used as a key:

@@ -31,6 +31,30 @@ struct LoggingSecretsTests {
         #expect(Secrets.leaks(in: capture.records) == [])
     }
 
+    @Test(
+        "a declared secret nested in another parameter's percent-encoded value is hidden in every line",
+        arguments: [
+            "/anything?api_key=\(Secrets.queryKey)", "/anything?api%5Fkey=\(Secrets.queryKey)&x=1",
+            "https://other.example/cb?state=1&api_key=\(Secrets.queryKey)",
+            // Twice encoded: a redirect target carrying a callback URL.
+            "/login?next=%2Fcb%3Fapi_key%3D\(Secrets.queryKey)",
+        ])
+    func nestedQuery(nested: String) async throws {
+        let capture = LogCapture()
+        let (client, _) = makeLoggedClient(capture) { recorded in
+            throw NetworkError.transport(TransportFailure(kind: .connectionLost, request: RequestSummary(recorded.request)))
+        }
+        // `?url=%2Fanything%3Fapi%5Fkey%3DSECRET` put SECRET in http.url of the request, response and error lines.
+        let endpoint = TestEndpoint(path: "/redirect", queryItems: [URLQueryItem(name: "url", value: nested)])
+        _ = await networkError { _ = try await client.response(endpoint, as: OK.self) }
+        #expect(capture.records("Sending request").count == 1)
+        #expect(capture.records("Request failed").count == 1)
+        #expect(Secrets.leaks(in: capture.records) == [])
+        // Only the secret goes: the rest of the nested URL stays readable.
+        let url = capture.records("Sending request").first?.metadata["http.url"].map { "\($0)" } ?? ""
+        #expect(url.contains("url=") && url.contains("redacted"), "\(url)")
+    }
+
     @Test("a transport failure whose description quotes the URL")
     func transportFailure() async throws {
         let capture = LogCapture()
