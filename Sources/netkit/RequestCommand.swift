@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import NetworkingKit
 
 /// `netkit request METHOD URL`: a small curl-like client built on NetworkingKit.
@@ -42,7 +43,10 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
     var curl = false
 
-    @Flag(name: .shortAndLong, help: "Also show the request that was sent.")
+    @Option(help: "How many times to retry a failed idempotent request (RetryPolicy: backoff, jitter, Retry-After).")
+    var retry: Int = 0
+
+    @Flag(name: .shortAndLong, help: "Also show the request that was sent, each redirect followed and each retry.")
     var verbose = false
 
     /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
@@ -50,6 +54,9 @@ struct RequestCommand: AsyncParsableCommand {
     private func checkOptions() throws {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw CLIError.usage("bad timeout \(timeout): expected a number of seconds above 0 and at most 86400")
+        }
+        guard (0...10).contains(retry) else {
+            throw CLIError.usage("bad --retry \(retry): expected 0 to 10")
         }
     }
 
@@ -59,19 +66,35 @@ struct RequestCommand: AsyncParsableCommand {
         var middlewares: [any Middleware] = cacheDir.map {
             [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
         } ?? []
+        if retry > 0 {
+            middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry + 1)))
+        }
         if curl {
             // Innermost, so it shows the request as the transport gets it (Accept, Content-Type...).
             middlewares.append(CurlPrinter(redaction: ResponsePrinter.redaction))
         }
-        let client = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: nil,
-                transport: transport.transport,
-                middlewares: middlewares,
-                timeout: .milliseconds(Int64(timeout * 1000))
-            ))
+        var configuration = LiveAPIClient.Configuration(
+            baseURL: nil,
+            transport: transport.transport,
+            middlewares: middlewares,
+            timeout: .milliseconds(Int64(timeout * 1000))
+        )
         if verbose {
-            print("> \(prepared.request.method.rawValue) \(url)")
+            // The library's own debug lines (a redirect followed, a retry) as `* ...` lines. The
+            // logging middleware writes nothing of its own at debug here; it is there so that
+            // what the inner steps log is redacted.
+            configuration.middlewares.insert(
+                LoggingMiddleware(
+                    redaction: ResponsePrinter.redaction, requestLevel: .trace, responseLevel: .trace, failureLevel: .trace),
+                at: 0)
+            var logger = Logger(label: "netkit", factory: { _ in VerboseLines() })
+            logger.logLevel = .debug
+            configuration.logger = logger
+        }
+        let client = LiveAPIClient(configuration: configuration)
+        if verbose {
+            let shown = URL(string: url).map { ResponsePrinter.redaction.redact($0).absoluteString } ?? url
+            print("> \(prepared.request.method.rawValue) \(shown)")
             for field in prepared.headers {
                 print("> " + ResponsePrinter.redacted(field))
             }
@@ -210,5 +233,22 @@ private struct CurlPrinter: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         print(request.curlDescription(body: body?.bufferedData, redaction: redaction))
         return try await next(request, body, context)
+    }
+}
+
+/// `netkit request -v`: the library's log lines as `* message key=value ...`, on standard output
+/// with the rest of the exchange.
+private struct VerboseLines: LogHandler {
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).filter { $0.key != "request-id" }.sorted { $0.key < $1.key }
+        print("* \(event.message)" + fields.map { " \($0.key)=\($0.value)" }.joined())
     }
 }

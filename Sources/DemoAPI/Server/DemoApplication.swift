@@ -12,7 +12,9 @@ enum DemoApplication {
     static func makeRouter(state: DemoState) -> Router<DemoRequestContext> {
         // HEAD answers like GET without the body, for every GET route.
         let router = Router(context: DemoRequestContext.self, options: .autoGenerateHeadEndpoints)
-        // Outermost, and added first so it also wraps the router's own 404 for unknown paths.
+        // One line per request at info (`netkit serve -v`); nothing at all with the default silent logger.
+        router.add(middleware: LogRequestsMiddleware(.info))
+        // Added next so it also wraps the router's own 404 for unknown paths.
         router.add(middleware: ErrorMiddleware())
 
         // Registered before the stats middleware: reading the counters does not change them.

@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 public import Logging
+import ServiceLifecycle
 import NIOCore
 
 /// A real HTTP server with DemoAPI's routes (Pixar films, todos, auth, faults, echo), listening on
@@ -63,13 +64,15 @@ public final class DemoServer: Sendable {
     public var stats: DemoStats { state.stats }
 
     private let state: DemoState
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
     private let stopRequested = Locked(false)
 
-    private init(port: Int, baseURL: URL, state: DemoState, task: Task<Void, any Error>) {
+    private init(port: Int, baseURL: URL, state: DemoState, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.baseURL = baseURL
         self.state = state
+        self.group = group
         self.task = task
     }
 
@@ -92,10 +95,15 @@ public final class DemoServer: Sendable {
                 signal.resolve(.failure(StartError.noBoundPort))
             }
         }
-        // Signals are left to the embedding program (`netkit serve` cancels instead), hence none here.
+        // Signals are left to the embedding program (`netkit serve` calls stop()), hence none here.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [], logger: configuration.logger)
+        // A request still running after a second (a trickle, a delay) is cut off by cancellation.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(1)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             do {
-                try await application.runService(gracefulShutdownSignals: [])
+                try await group.run()
                 signal.resolve(.failure(StartError.stoppedBeforeListening))
             } catch {
                 signal.resolve(.failure(error))
@@ -113,7 +121,7 @@ public final class DemoServer: Sendable {
                 throw StartError.invalidHost(configuration.host)
             }
             state.setBoundAuthority(host: host, port: port)
-            return DemoServer(port: port, baseURL: baseURL, state: state, task: task)
+            return DemoServer(port: port, baseURL: baseURL, state: state, group: group, task: task)
         } catch {
             // Never leave a half-started server running behind a thrown error.
             task.cancel()
@@ -124,9 +132,13 @@ public final class DemoServer: Sendable {
 
     /// Stops the server: closes the listener and every connection, and returns once the server task
     /// has ended. Requests still in flight are cut off. Calling it again does nothing more.
+    ///
+    /// A graceful shutdown: the listener and idle connections close without the errors a bare
+    /// cancellation logs ("Server shutdown error", "Waiting on child channel"); a request still
+    /// running a second later (a long trickle) is cancelled.
     public func stop() async {
         stopRequested.withLock { $0 = true }
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// The client's redirect step, between the middleware chain and the transport: it sends a request
 /// and follows the redirects it gets by ``RedirectPolicy``, so middlewares see only final answers
@@ -63,6 +64,12 @@ struct RedirectFollower: Sendable {
                 throw failure(.loop, target: target)
             }
 
+            context.logger.debug(
+                "Following redirect",
+                metadata: [
+                    "http.status": "\(response.status.code)", "http.method": "\(next.method.rawValue)",
+                    "url": "\(target.absoluteString)", "hop": "\(urls.count)",
+                ])
             await HTTPBody.discard(responseBody)
             var hopContext = context
             if let deadline {

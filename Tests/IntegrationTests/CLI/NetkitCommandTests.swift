@@ -195,6 +195,33 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("request -v shows each redirect followed and each retry, with declared secrets redacted")
+    func verboseHopsAndRetries() async throws {
+        try await withDemoServer { server in
+            let base = server.baseURL.absoluteString
+            // Two hops, the second to /echo?token=s3cr3t-value, the first carrying it nested.
+            let hops = try await Self.netkit([
+                "request", "GET", "\(base)/redirect/302?to=/redirect/302%3Fto%3D%252Fecho%253Ftoken%253Ds3cr3t-value", "-v",
+            ])
+            #expect(hops.status == 0, "stderr: \(hops.error)")
+            let lines = hops.output.split(separator: "\n")
+            let hopLines = lines.filter { $0.hasPrefix("* Following redirect") }
+            #expect(hopLines.count == 2, "output: \(hops.output)")
+            #expect(hopLines.last?.contains("/echo?token=") == true, "output: \(hops.output)")
+            // (The body is /echo's answer, which quotes the query: the server's text, shown as it is.)
+            let libraryLines = lines.filter { $0.hasPrefix("* ") || $0.hasPrefix("> ") }
+            #expect(!libraryLines.contains { $0.contains("s3cr3t-value") }, "output: \(hops.output)")
+
+            let retries = try await Self.netkit([
+                "request", "GET", "\(base)/faults/status/503?key=cli&times=2", "--retry", "2", "-v",
+            ])
+            #expect(retries.status == 0, "stderr: \(retries.error)")
+            let retryLines = retries.output.split(separator: "\n").filter { $0.hasPrefix("* Retrying request") }
+            #expect(retryLines.count == 2, "output: \(retries.output)")
+            #expect(server.stats.count("GET /faults/status/{code}") == 3)
+        }
+    }
+
     @Test("an HTTP error answer is shown, with the status class as exit status")
     func errorStatus() async throws {
         try await withDemoServer { server in
@@ -249,9 +276,9 @@ struct NetkitCommandTests {
         #expect(run.error.contains("connection refused"), "stderr: \(run.error)")
     }
 
-    @Test("serve answers requests and stops cleanly on Ctrl-C")
+    @Test("serve -v logs each request, answers, and stops cleanly on Ctrl-C, logging no error")
     func serve() async throws {
-        let run = try await Self.netkit(["serve", "--port", "0"]) { process, output in
+        let run = try await Self.netkit(["serve", "--port", "0", "-v"]) { process, output in
             // Bounded wait for the line that names the port.
             var baseURL: URL?
             for _ in 0..<200 where baseURL == nil {
@@ -267,6 +294,9 @@ struct NetkitCommandTests {
         }
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("DemoAPI stopped."))
+        // -v promised a line per request and logged none; a clean Ctrl-C logged two errors.
+        #expect(run.error.contains("hb.request.method=GET hb.request.path=/films"), "stderr: \(run.error)")
+        #expect(!run.error.contains(" error "), "stderr: \(run.error)")
     }
 
     @Test("serve on a port in use is one line and a non-zero exit")
