@@ -56,8 +56,32 @@ public final class DemoStats: Sendable {
     }
 
     private let counters = Locked(Snapshot())
+    /// Tasks waiting in ``waitForRequests(_:count:)``, each for a route to reach a count.
+    private let waiters = Locked<[Waiter]>([])
+
+    private struct Waiter {
+        let route: String
+        let count: Int
+        let continuation: CheckedContinuation<Void, Never>
+    }
 
     init() {}
+
+    /// Returns once `route` has been requested at least `count` times (counted at arrival, before
+    /// the route answers): how a test knows a request reached the server, with no sleep or poll.
+    /// Bound the wait with the test's time limit; a route never requested never returns.
+    public func waitForRequests(_ route: String, count: Int = 1) async {
+        await withCheckedContinuation { continuation in
+            // The count is read under the waiters' lock, which `recordRequest` also takes after
+            // counting: a request either is counted here or finds this waiter.
+            let ready = waiters.withLock { waiters in
+                if self.count(route) >= count { return true }
+                waiters.append(Waiter(route: route, count: count, continuation: continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
 
     /// Requests counted for `route`, e.g. `count("GET /films/{id}")`; 0 for a route never hit.
     public func count(_ route: String) -> Int {
@@ -82,13 +106,20 @@ public final class DemoStats: Sendable {
     // MARK: Recording (the server's side)
 
     func recordRequest(route: String, conditional: Bool) {
-        counters.withLock { counters in
+        let count = counters.withLock { counters in
             counters.requests[route, default: 0] += 1
             counters.total += 1
             if conditional {
                 counters.conditional[route, default: 0] += 1
             }
+            return counters.requests[route, default: 0]
         }
+        let ready = waiters.withLock { waiters -> [Waiter] in
+            let ready = waiters.filter { $0.route == route && $0.count <= count }
+            waiters.removeAll { $0.route == route && $0.count <= count }
+            return ready
+        }
+        ready.forEach { $0.continuation.resume() }
     }
 
     func recordNotModified() {

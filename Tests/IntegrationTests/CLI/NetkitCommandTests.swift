@@ -8,7 +8,7 @@ import Testing
 
 /// The `netkit` executable, run as a user runs it.
 // One process at a time: each holds two reader threads and a share of the two cores.
-@Suite("netkit command line", .serialized)
+@Suite("netkit command line", .serialized, .timeLimit(.minutes(5)))
 struct NetkitCommandTests {
     struct Run {
         let status: Int32
@@ -36,7 +36,7 @@ struct NetkitCommandTests {
     /// server it talks to may run in this process and need them.
     static func netkit(
         _ arguments: [String],
-        whileRunning: (Process, _ outputSoFar: () -> String) async throws -> Void = { _, _ in }
+        whileRunning: (Process, _ output: Collected) async throws -> Void = { _, _ in }
     ) async throws -> Run {
         let process = Process()
         process.executableURL = try executable()
@@ -53,7 +53,7 @@ struct NetkitCommandTests {
         }
         try process.run()
         do {
-            try await whileRunning(process, { output.text })
+            try await whileRunning(process, output)
         } catch {
             process.terminate()
             throw error
@@ -69,6 +69,38 @@ struct NetkitCommandTests {
             var data = Data()
             var ended = false
             var waiter: CheckedContinuation<Void, Never>?
+            /// Tasks in ``firstLine(where:)``, woken by each chunk and by the end.
+            var lineWaiters: [(matches: @Sendable (Substring) -> Bool, continuation: CheckedContinuation<String?, Never>)] = []
+        }
+
+        /// The first line so far that matches, from the text collected.
+        private static func line(in data: Data, where matches: (Substring) -> Bool) -> String? {
+            String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: matches).map(String.init)
+        }
+
+        /// Wakes the line waiters whose line has arrived, or all of them once the pipe has ended.
+        private static func wake(_ state: inout State) -> [(CheckedContinuation<String?, Never>, String?)] {
+            var woken: [(CheckedContinuation<String?, Never>, String?)] = []
+            state.lineWaiters.removeAll { waiter in
+                let line = line(in: state.data, where: waiter.matches)
+                guard line != nil || state.ended else { return false }
+                woken.append((waiter.continuation, line))
+                return true
+            }
+            return woken
+        }
+
+        /// Waits for the first line that matches, as output arrives: `nil` if the output ends first.
+        func firstLine(where matches: @escaping @Sendable (Substring) -> Bool) async -> String? {
+            await withCheckedContinuation { continuation in
+                let found = state.withLock { state -> String?? in
+                    if let line = Self.line(in: state.data, where: matches) { return .some(line) }
+                    if state.ended { return .some(nil) }
+                    state.lineWaiters.append((matches, continuation))
+                    return .none
+                }
+                if let found { continuation.resume(returning: found) }
+            }
         }
 
         let pipe = Pipe()
@@ -79,14 +111,19 @@ struct NetkitCommandTests {
             let handle = pipe.fileHandleForReading
             DispatchQueue.global().async { [state] in
                 while case let chunk = handle.availableData, !chunk.isEmpty {
-                    state.withLock { $0.data.append(chunk) }
+                    let woken = state.withLock { state in
+                        state.data.append(chunk)
+                        return Self.wake(&state)
+                    }
+                    woken.forEach { $0.0.resume(returning: $0.1) }
                 }
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                let (waiter, woken) = state.withLock { state in
                     state.ended = true
                     defer { state.waiter = nil }
-                    return state.waiter
+                    return (state.waiter, Self.wake(&state))
                 }
                 waiter?.resume()
+                woken.forEach { $0.0.resume(returning: $0.1) }
             }
         }
 
@@ -279,15 +316,10 @@ struct NetkitCommandTests {
     @Test("serve -v logs each request, answers, and stops cleanly on Ctrl-C, logging no error")
     func serve() async throws {
         let run = try await Self.netkit(["serve", "--port", "0", "-v"]) { process, output in
-            // Bounded wait for the line that names the port.
-            var baseURL: URL?
-            for _ in 0..<200 where baseURL == nil {
-                baseURL = output().split(separator: "\n").first { $0.hasPrefix("DemoAPI listening on ") }
-                    .flatMap { $0.split(separator: " ").dropFirst(3).first }
-                    .flatMap { URL(string: String($0)) }
-                if baseURL == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let url = try #require(baseURL, "no listening line in: \(output())")
+            // The line that names the port, as soon as it is written (the suite's time limit bounds it).
+            let line = await output.firstLine { $0.hasPrefix("DemoAPI listening on ") }
+            let baseURL = line.flatMap { $0.split(separator: " ").dropFirst(3).first }.flatMap { URL(string: String($0)) }
+            let url = try #require(baseURL, "no listening line in: \(output.text)")
             let films = try await LiveAPIClient(baseURL: url).request(PixarAPIEndpoint.films, as: [PixarFilm].self)
             #expect(films.count == 8)
             process.interrupt()
@@ -302,10 +334,11 @@ struct NetkitCommandTests {
     @Test("serve on a port in use is one line and a non-zero exit")
     func serveOnBusyPort() async throws {
         try await withDemoServer { server in
-            let run = try await Self.netkit(["serve", "--port", "\(server.port)"]) { process, _ in
-                // Bounded: a server that somehow started is stopped after 10 s instead of hanging the test.
-                for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-                if process.isRunning { process.interrupt() }
+            // It exits by itself; a server that somehow started would be stopped at its listening line.
+            let run = try await Self.netkit(["serve", "--port", "\(server.port)"]) { process, output in
+                if await output.firstLine(where: { $0.hasPrefix("DemoAPI listening on ") }) != nil {
+                    process.interrupt()
+                }
             }
             #expect(run.status != 0)
             #expect(run.error.split(separator: "\n").count == 1, "stderr: \(run.error)")

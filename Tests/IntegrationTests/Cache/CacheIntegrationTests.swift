@@ -6,7 +6,7 @@ import Testing
 
 /// The HTTP cache against DemoAPI's films routes, counted by the server's stats: a fresh hit
 /// sends nothing, a revalidation sends exactly one conditional request.
-@Suite("HTTP cache against DemoAPI")
+@Suite("HTTP cache against DemoAPI", .timeLimit(.minutes(3)))
 struct CacheIntegrationTests {
     static func client(_ server: DemoServer, _ kind: TransportKind, cache: HTTPCache) -> LiveAPIClient {
         LiveAPIClient(

@@ -5,7 +5,7 @@ import Testing
 
 /// How things go wrong, the same over every transport: every status mapping, timeouts,
 /// cancellation, closed connections, truncated bodies, refused connections.
-@Suite("Conformance: failures")
+@Suite("Conformance: failures", .timeLimit(.minutes(3)))
 struct FailureConformanceTests {
     @Test("each status maps to its NetworkError case", arguments: TransportKind.allCases)
     func statusMapping(kind: TransportKind) async throws {
@@ -83,20 +83,22 @@ struct FailureConformanceTests {
     @Test("a server that answers too late times out", arguments: TransportKind.allCases)
     func headTimeout(kind: TransportKind) async throws {
         try await withDemoServer { server in
+            // The server would answer in a minute: a loaded machine delays the timeout, never the outcome.
             let client = makeClient(server, kind, timeout: .milliseconds(300))
-            let error = await networkError { try await client.send(Request<Void>(path: "/faults/delay/5000")) }
+            let error = await networkError { try await client.send(Request<Void>(path: "/faults/delay/60000")) }
             #expect(error?.isTimeout == true, "got \(String(describing: error))")
-            #expect(error?.request?.url?.path == "/faults/delay/5000")
+            #expect(error?.request?.url?.path == "/faults/delay/60000")
         }
     }
 
     @Test("the timeout bounds the whole exchange: a body that trickles past it times out", arguments: TransportKind.allCases)
     func bodyTimeout(kind: TransportKind) async throws {
         try await withDemoServer { server in
+            // 100 s of trickle against a 600 ms timeout: only the timeout can end it.
             let client = makeClient(server, kind, timeout: .milliseconds(600))
             let error = await networkError {
                 let _: Data = try await client.send(
-                    Request(path: "/faults/trickle/100", query: [URLQueryItem(name: "interval_ms", value: "50")]))
+                    Request(path: "/faults/trickle/2000", query: [URLQueryItem(name: "interval_ms", value: "50")]))
             }
             #expect(error?.isTimeout == true, "got \(String(describing: error))")
         }
@@ -106,12 +108,16 @@ struct FailureConformanceTests {
     func cancellation(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let client = makeClient(server, kind)
-            for request in [
-                Request<Data>(path: "/faults/delay/10000"),
-                Request<Data>(path: "/faults/trickle/200", query: [URLQueryItem(name: "interval_ms", value: "50")]),
+            for (request, route) in [
+                (Request<Data>(path: "/faults/delay/60000"), "GET /faults/delay/{ms}"),
+                (
+                    Request<Data>(path: "/faults/trickle/2000", query: [URLQueryItem(name: "interval_ms", value: "50")]),
+                    "GET /faults/trickle/{n}"
+                ),
             ] {
                 let task = Task { try await client.send(request) }
-                try await Task.sleep(for: .milliseconds(300))
+                // Cancelled once the request has reached the server: an event, not a guess at a delay.
+                await server.stats.waitForRequests(route)
                 task.cancel()
                 let error = await networkError { _ = try await task.value }
                 #expect(error?.isCancelled == true, "\(request.path): got \(String(describing: error))")

@@ -5,7 +5,7 @@ import Testing
 
 /// What goes on the wire, the same over every transport: methods, headers, query encoding,
 /// bodies of every kind and size.
-@Suite("Conformance: requests")
+@Suite("Conformance: requests", .timeLimit(.minutes(3)))
 struct RequestConformanceTests {
     @Test("every method reaches the server as sent", arguments: TransportKind.allCases, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     func methods(kind: TransportKind, method: String) async throws {

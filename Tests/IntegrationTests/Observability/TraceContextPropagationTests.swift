@@ -8,7 +8,7 @@ import W3CTraceContext
 
 /// `TracingMiddleware` against a real server: the W3C `traceparent` an OpenTelemetry-style tracer
 /// writes reaches the server, over every transport and across redirects.
-@Suite("Tracing: W3C trace context on the wire")
+@Suite("Tracing: W3C trace context on the wire", .timeLimit(.minutes(3)))
 struct TraceContextPropagationTests {
     private func makeTracedClient(_ server: DemoServer, _ kind: TransportKind, tracer: some Tracer) -> LiveAPIClient {
         LiveAPIClient(

@@ -5,7 +5,7 @@ import Testing
 
 /// Sign-in, single-flight refresh and sign-out against DemoAPI's rotating token routes, counted by
 /// its stats: what really reached the server.
-@Suite("Auth against DemoAPI")
+@Suite("Auth against DemoAPI", .timeLimit(.minutes(3)))
 struct AuthIntegrationTests {
     struct Me: Decodable, Sendable {
         let username: String

@@ -5,7 +5,7 @@ import Testing
 
 /// De-duplication against a real server, counted by DemoAPI's stats: what really reached it.
 /// `/faults/delay/1000` holds each call open long enough for all the callers to join it.
-@Suite("Deduplication against DemoAPI")
+@Suite("Deduplication against DemoAPI", .timeLimit(.minutes(3)))
 struct DeduplicationIntegrationTests {
     static let route = "GET /faults/delay/{ms}"
 

@@ -5,7 +5,7 @@ import NetworkingKitTesting
 import Testing
 
 /// Retries against a real server, counted by DemoAPI's stats: what really reached it.
-@Suite("Retry against DemoAPI")
+@Suite("Retry against DemoAPI", .timeLimit(.minutes(3)))
 struct RetryIntegrationTests {
     struct Recovery: Decodable, Sendable {
         let key: String

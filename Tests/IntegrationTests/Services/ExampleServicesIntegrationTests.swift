@@ -5,7 +5,7 @@ import NetworkingKit
 import Testing
 
 /// The seeds' services, written as an app would write them, against the real DemoAPI.
-@Suite("Example services end to end")
+@Suite("Example services end to end", .timeLimit(.minutes(3)))
 struct ExampleServicesIntegrationTests {
     @Test("FilmsService: list, detail, characters, search, rating", arguments: TransportKind.allCases)
     func films(kind: TransportKind) async throws {

@@ -6,7 +6,7 @@ import NetworkingKitAsyncHTTPClient
 import Testing
 
 /// What is particular to the AsyncHTTPClient transport: the clients it sends with.
-@Suite("AsyncHTTPClient transport")
+@Suite("AsyncHTTPClient transport", .timeLimit(.minutes(3)))
 struct AsyncHTTPClientTransportTests {
     @Test("a client of the caller's is used as given and left to its owner to shut down")
     func callersClient() async throws {

@@ -138,15 +138,3 @@ func makeAuthClient(_ refresher: TokenRefresher, _ server: FakeTokenServer) -> (
 
 /// `GET /me`, the protected route of these tests.
 let meEndpoint = TestEndpoint(path: "/me")
-
-/// Lets other tasks run until `condition` holds; records an issue instead of hanging when it
-/// never does. Yields rather than sleeps, so a test waits only as long as the work takes.
-func waitUntil(
-    _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () async -> Bool
-) async {
-    for _ in 0..<500_000 {
-        if await condition() { return }
-        await Task.yield()
-    }
-    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-}

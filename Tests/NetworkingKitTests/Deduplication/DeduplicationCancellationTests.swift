@@ -5,7 +5,7 @@ import NetworkingKitTesting
 import Testing
 
 /// How cancelling callers of a shared call affects the others and the call itself.
-@Suite("RequestDeduplicator: cancellation")
+@Suite("RequestDeduplicator: cancellation", .timeLimit(.minutes(1)))
 struct DeduplicationCancellationTests {
     private let films = Request<Data>(path: "/films")
     private let answer = Data("Toy Story".utf8)
@@ -34,9 +34,9 @@ struct DeduplicationCancellationTests {
         let deduplicator = RequestDeduplicator()
         let (client, transport) = makeHeldClient(deduplicator, gate: gate, sawCancellation: sawCancellation)
         let starter = Task { [films] in try await client.send(films) }
-        #expect(await waitUntil { gate.waitingCount == 1 })
+        await waitUntil { gate.waitingCount == 1 }
         let joiners = (0..<2).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 })
+        await waitUntil { deduplicator.waiterCount == 3 }
 
         joiners[0].cancel()
         // The gate is still closed: this result can only come from leaving at once.
@@ -57,9 +57,9 @@ struct DeduplicationCancellationTests {
         let deduplicator = RequestDeduplicator()
         let (client, transport) = makeHeldClient(deduplicator, gate: gate, sawCancellation: sawCancellation)
         let starter = Task { [films] in try await client.send(films) }
-        #expect(await waitUntil { gate.waitingCount == 1 })
+        await waitUntil { gate.waitingCount == 1 }
         let joiners = (0..<2).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 })
+        await waitUntil { deduplicator.waiterCount == 3 }
 
         starter.cancel()
         // The starter ends at once, while the shared call is still held open for the others.
@@ -78,7 +78,7 @@ struct DeduplicationCancellationTests {
         let deduplicator = RequestDeduplicator()
         let (client, transport) = makeHeldClient(deduplicator, gate: gate, sawCancellation: sawCancellation)
         let callers = (0..<3).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
 
         for caller in callers { caller.cancel() }
         for caller in callers { #expect(endedCancelled(await caller.result)) }
@@ -126,12 +126,12 @@ struct DeduplicationCancellationTests {
                 }
             }
         }
-        #expect(await waitUntil { deduplicator.waiterCount == 2 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 2 && gate.waitingCount == 1 }
         callers[0].cancel()
         #expect(endedCancelled(await callers[0].result))
         callers[1].cancel()
         #expect(endedCancelled(await callers[1].result))
-        #expect(await waitUntil { sawCancellation.withLock { $0 } })
+        await waitUntil { sawCancellation.withLock { $0 } }
         #expect(deduplicator.inFlightCount == 0)
     }
 

@@ -50,18 +50,6 @@ final class TransportGate: Sendable {
     }
 }
 
-/// Whether `condition` became true before a generous deadline, checked between yields. The
-/// deadline only turns a broken test into a failure instead of a hang; a passing test never
-/// comes near it.
-func waitUntil(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        await Task.yield()
-    }
-    return true
-}
-
 /// A body that can be read once, as a transport's is, in two chunks.
 func singleReadBody(_ text: String, lengthKnown: Bool = true) -> HTTPBody {
     let (stream, continuation) = AsyncStream<Data>.makeStream()

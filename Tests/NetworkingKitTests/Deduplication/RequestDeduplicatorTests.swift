@@ -5,7 +5,7 @@ import Testing
 
 /// What is shared and what is not. Every transport call is held at a ``TransportGate`` until the
 /// test has seen all its callers wait, so "in flight at the same time" is certain, not timed.
-@Suite("RequestDeduplicator: sharing")
+@Suite("RequestDeduplicator: sharing", .timeLimit(.minutes(1)))
 struct RequestDeduplicatorTests {
     private let films = Request<Data>(path: "/films")
     private let answer = Data("Toy Story".utf8)
@@ -20,7 +20,7 @@ struct RequestDeduplicatorTests {
             return StubResponse(headers: ["Content-Type": "text/plain"], body: singleReadBody("Toy Story"))
         }
         let callers = (0..<5).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 5 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 5 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers {
             #expect(try await caller.value == answer)
@@ -39,7 +39,7 @@ struct RequestDeduplicatorTests {
         }
         let heads = (0..<3).map { _ in Task { try await client.send(Request<Void>(path: "/films", method: .head)) } }
         let gets = (0..<2).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 5 && gate.waitingCount == 2 })
+        await waitUntil { deduplicator.waiterCount == 5 && gate.waitingCount == 2 }
         gate.open()
         for head in heads { try await head.value }
         for get in gets { #expect(try await get.value == answer) }
@@ -59,7 +59,7 @@ struct RequestDeduplicatorTests {
         }
         let alice = (0..<3).map { _ in call(as: "alice") }
         let bob = (0..<3).map { _ in call(as: "bob") }
-        #expect(await waitUntil { deduplicator.waiterCount == 6 && gate.waitingCount == 2 })
+        await waitUntil { deduplicator.waiterCount == 6 && gate.waitingCount == 2 }
         gate.open()
         for caller in alice { #expect(try await caller.value == Data("answer for Bearer alice".utf8)) }
         for caller in bob { #expect(try await caller.value == Data("answer for Bearer bob".utf8)) }
@@ -79,7 +79,7 @@ struct RequestDeduplicatorTests {
         let callers = ["a", "a", "b", "b"].map { value in
             Task { try await client.send(Request<Data>(path: "/films", headers: [header: value])) }
         }
-        #expect(await waitUntil { deduplicator.waiterCount == 4 && gate.waitingCount == 2 })
+        await waitUntil { deduplicator.waiterCount == 4 && gate.waitingCount == 2 }
         gate.open()
         let answers = try await [callers[0].value, callers[1].value, callers[2].value, callers[3].value]
         #expect(answers == ["a", "a", "b", "b"].map { Data($0.utf8) })
@@ -102,7 +102,7 @@ struct RequestDeduplicatorTests {
                         headers: ["X-Request-ID": "call-\(index)", "traceparent": "00-\(index)-01-01"]))
             }
         }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers { #expect(try await caller.value == answer) }
         #expect(transport.requests.count == 1)
@@ -143,7 +143,7 @@ struct RequestDeduplicatorTests {
             return .text("done")
         }
         let callers = (0..<2).map { _ in Task { try await client.send(kind.request) } }
-        #expect(await waitUntil { gate.waitingCount == 2 })
+        await waitUntil { gate.waitingCount == 2 }
         #expect(deduplicator.waiterCount == 0)
         gate.open()
         for caller in callers { #expect(try await caller.value == Data("done".utf8)) }
@@ -169,7 +169,7 @@ struct RequestDeduplicatorTests {
             throw NetworkError.transport(TransportFailure(kind: .connectionLost))
         }
         let callers = (0..<3).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers {
             let error = networkError(of: await caller.result)
@@ -191,7 +191,7 @@ struct RequestDeduplicatorTests {
             return .json(#"{"message":"gone"}"#, status: .notFound)
         }
         let callers = (0..<3).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers {
             let error = networkError(of: await caller.result)
@@ -213,7 +213,7 @@ struct RequestDeduplicatorTests {
             return StubResponse(body: singleReadBody(String(repeating: "a", count: 100), lengthKnown: lengthKnown))
         }
         let callers = (0..<3).map { _ in Task { [films] in try await client.send(films) } }
-        #expect(await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers {
             let error = networkError(of: await caller.result)
@@ -241,7 +241,7 @@ struct RequestDeduplicatorTests {
                 }
             }
         }
-        #expect(await waitUntil { deduplicator.waiterCount == 4 && gate.waitingCount == 1 })
+        await waitUntil { deduplicator.waiterCount == 4 && gate.waitingCount == 1 }
         gate.open()
         for caller in callers { #expect(try await caller.value == answer) }
         #expect(runs.value == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingKit
 import NetworkingKitTesting
+import Testing
 
 let testBaseURL = URL(string: "https://api.example.com/v1")!
 
@@ -76,4 +77,14 @@ final class Counter: Sendable {
     private let count = LockedState(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
+}
+
+/// Lets other tasks run until `condition` holds: for states the library shows but does not
+/// announce (how many callers wait on a refresh or a shared call). No real-time deadline, which a
+/// loaded machine could miss: the suite's `.timeLimit` turns a condition that never holds into a
+/// failure instead of a hang.
+func waitUntil(_ what: Comment? = nil, _ condition: () async -> Bool) async {
+    while await !condition() {
+        await Task.yield()
+    }
 }

@@ -3,14 +3,31 @@ import NetworkingKit
 import Testing
 
 /// A removal that runs while the tiered storage copies a back entry into the front must win.
-@Suite("Tiered storage races")
+@Suite("Tiered storage races", .timeLimit(.minutes(1)))
 struct TieredCacheRaceTests {
     /// A back storage whose reads wait at a gate the test opens.
     final class GatedStorage: CacheStorage {
         let inner = MemoryCacheStorage()
-        private let state = LockedState<(reading: Bool, gate: CheckedContinuation<Void, Never>?)>((false, nil))
+        private struct State {
+            var reading = false
+            var gate: CheckedContinuation<Void, Never>?
+            var readingWaiter: CheckedContinuation<Void, Never>?
+        }
+
+        private let state = LockedState(State())
 
         var isReading: Bool { state.withLock { $0.reading } }
+
+        /// Returns once a read has reached the gate: an event, where a loop of yields was a guess.
+        func waitUntilReading() async {
+            await withCheckedContinuation { continuation in
+                let reading = state.withLock { state in
+                    if !state.reading { state.readingWaiter = continuation }
+                    return state.reading
+                }
+                if reading { continuation.resume() }
+            }
+        }
 
         func open() {
             state.withLock { $0.gate }?.resume()
@@ -19,7 +36,13 @@ struct TieredCacheRaceTests {
         func responses(for key: CacheKey) async -> [CachedResponse] {
             let found = inner.responses(for: key)
             await withCheckedContinuation { continuation in
-                state.withLock { $0 = (true, continuation) }
+                let waiter = state.withLock { state in
+                    state.reading = true
+                    state.gate = continuation
+                    defer { state.readingWaiter = nil }
+                    return state.readingWaiter
+                }
+                waiter?.resume()
             }
             return found
         }
@@ -39,7 +62,7 @@ struct TieredCacheRaceTests {
         back.inner.store(StorageFixture.response("old"), for: key)
 
         let read = Task { await tiered.responses(for: key) }
-        for _ in 0..<1000 where !back.isReading { await Task.yield() }
+        await back.waitUntilReading()
         #expect(back.isReading)
         await tiered.removeAll(url: key.url)
         back.open()
