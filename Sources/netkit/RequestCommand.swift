@@ -43,6 +43,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
     var curl = false
 
+    @Option(help: "The largest answer body accepted, in bytes (NetworkingKit's default: 32 MiB).")
+    var maxSize: Int?
+
     @Option(help: "How many times to retry a failed idempotent request (RetryPolicy: backoff, jitter, Retry-After).")
     var retry: Int = 0
 
@@ -54,6 +57,9 @@ struct RequestCommand: AsyncParsableCommand {
     private func checkOptions() throws {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw CLIError.usage("bad timeout \(timeout): expected a number of seconds above 0 and at most 86400")
+        }
+        if let maxSize, maxSize < 0 {
+            throw CLIError.usage("bad --max-size \(maxSize): expected a number of bytes, 0 or more")
         }
         guard (0...10).contains(retry) else {
             throw CLIError.usage("bad --retry \(retry): expected 0 to 10")
@@ -79,6 +85,9 @@ struct RequestCommand: AsyncParsableCommand {
             middlewares: middlewares,
             timeout: .milliseconds(Int64(timeout * 1000))
         )
+        if let maxSize {
+            configuration.maxResponseBodySize = maxSize
+        }
         if verbose {
             // The library's own debug lines (a redirect followed, a retry) as `* ...` lines. The
             // logging middleware writes nothing of its own at debug here; it is there so that

@@ -11,7 +11,12 @@ public import Foundation
 ///
 /// - The response body is streamed as it arrives, so the client's size limit stops an oversized
 ///   download at the limit instead of after it has been buffered; a reader that stops early
-///   cancels the download.
+///   cancels the download. FoundationNetworking (Linux) has no backpressure (suspending a task
+///   restarts it) and decodes gzip as fast as libcurl can, so the transport itself stops keeping
+///   bytes once the size limit is passed and cancels the task: a gzip bomb costs the limit plus
+///   what libcurl inflated before the cancellation took hold (see the README's figures).
+/// - It asks for `gzip, deflate` when the request names no `Accept-Encoding`, as
+///   `AsyncHTTPClientTransport` does (libcurl would also ask for `br` and `zstd`).
 /// - Cancelling the calling task cancels the URLSession task, during the request and while the
 ///   body is read.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,

@@ -282,6 +282,8 @@ struct NetkitCommandTests {
             (["serve", "--port", "70000"], "bad port"),
             (["request", "GET", "http://127.0.0.1:1/x", "--timeout", "inf"], "bad timeout"),
             (["request", "GET", "http://127.0.0.1:1/x", "--timeout", "0"], "bad timeout"),
+            (["request", "GET", "http://127.0.0.1:1/x", "--max-size=-1"], "bad --max-size"),
+            (["request", "GET", "http://127.0.0.1:1/x", "--retry", "11"], "bad --retry"),
             (["bench", "--concurrency", "0"], "bad --concurrency"),
             (["bench", "--requests", "0"], "bad --requests"),
             (["bench", "--rounds", "51"], "bad --rounds"),
