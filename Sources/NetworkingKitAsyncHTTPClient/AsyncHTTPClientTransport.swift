@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+import Logging
 public import NetworkingKit
 import NIOCore
 import NIOHTTP1
@@ -52,6 +53,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return configuration
     }
 
+    /// What AsyncHTTPClient gets when the call's logger would drop its lines anyway: it logs only
+    /// at debug and trace, yet sets metadata on the logger it is given for every request.
+    private static let silentLogger = Logger(label: "NetworkingKit.AsyncHTTPClientTransport", factory: { _ in SwiftLogNoOpLogHandler() })
+
     /// Creates a transport.
     /// - Parameters:
     ///   - client: The client to send with; ``sharedClient`` by default. It must not follow
@@ -82,7 +87,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             clientResponse = try await client.execute(
                 clientRequest,
                 deadline: deadline.map(NIODeadline.init) ?? .distantFuture,
-                logger: context.logger
+                logger: context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
             )
         } catch {
             throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
@@ -102,7 +107,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch let error as NetworkError {
             throw error.attaching(summary)
         }
-        let chunks = ResponseChunks(body: clientResponse.body, deadline: deadline, request: summary)
+        let chunks = ResponseChunks(
+            body: clientResponse.body, deadline: deadline, eventLoop: client.eventLoopGroup.any(), request: summary)
         if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
             return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
         }

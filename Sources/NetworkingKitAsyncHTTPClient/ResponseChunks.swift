@@ -5,25 +5,37 @@ import NIOCore
 
 /// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline, with
 /// errors mapped to ``NetworkError``.
+///
+/// AsyncHTTPClient's own deadline ends with the response head. Past it, a body with a deadline is
+/// read through a ``BodyPump``: one task and one event-loop timer per request, both gone when the
+/// body ends (a task and a sleeping child per chunk left their sleeps scheduled until the
+/// deadline, and the process grew with the request count).
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
 
     let body: HTTPClientResponse.Body
     let deadline: ContinuousClock.Instant?
+    let eventLoop: any EventLoop
     let request: RequestSummary
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let source: IteratorBox
-        let deadline: ContinuousClock.Instant?
+        fileprivate enum Source {
+            case direct(HTTPClientResponse.Body.AsyncIterator)
+            case pumped(BodyPump.Reader)
+        }
+
+        fileprivate var source: Source
         let request: RequestSummary
 
         mutating func next() async throws -> Data? {
             do {
                 let buffer: ByteBuffer?
-                if let deadline {
-                    buffer = try await source.next(before: deadline)
-                } else {
-                    buffer = try await source.next()
+                switch source {
+                case .direct(var iterator):
+                    buffer = try await iterator.next()
+                    source = .direct(iterator)
+                case .pumped(let reader):
+                    buffer = try await reader.next()
                 }
                 return buffer.map { Data($0.readableBytesView) }
             } catch {
@@ -33,37 +45,180 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(source: IteratorBox(body.makeAsyncIterator()), deadline: deadline, request: request)
+        guard let deadline else {
+            return AsyncIterator(source: .direct(body.makeAsyncIterator()), request: request)
+        }
+        return AsyncIterator(
+            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline, eventLoop: eventLoop))),
+            request: request)
     }
 }
 
-/// The response body's iterator, read in a child task so that a deadline can cancel the read.
+/// Reads an AsyncHTTPClient body in a task of its own and hands it over a chunk at a time, so
+/// that a deadline can end the read (and the request) without cancelling the reader's task.
 ///
-/// `@unchecked Sendable`: one task at a time uses it; ``next(before:)`` awaits the child that
-/// reads before it returns, and the iterator is never handed to anyone else.
-final class IteratorBox: @unchecked Sendable {
-    private var iterator: HTTPClientResponse.Body.AsyncIterator
+/// One chunk is held at most: the task reads the next only once the reader has taken the last,
+/// so AsyncHTTPClient's backpressure still reaches the server.
+final class BodyPump: Sendable {
+    /// The reader's end: dropping it (a reader that stops early) stops the pump and the request.
+    final class Reader: Sendable {
+        let pump: BodyPump
 
-    init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
-        self.iterator = iterator
+        init(_ pump: BodyPump) {
+            self.pump = pump
+        }
+
+        deinit {
+            pump.finish(.failure(CancellationError()))
+        }
+
+        func next() async throws -> ByteBuffer? {
+            try await pump.next()
+        }
     }
 
+    private struct State {
+        var started = false
+        var chunk: ByteBuffer?
+        var end: Result<Void, any Error>?
+        var reader: CheckedContinuation<ByteBuffer?, any Error>?
+        var room: CheckedContinuation<Void, Never>?
+        var task: Task<Void, Never>?
+        var timer: Scheduled<Void>?
+    }
+
+    private let body: HTTPClientResponse.Body
+    private let deadline: ContinuousClock.Instant
+    private let eventLoop: any EventLoop
+    private let state = LockedState(State())
+
+    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant, eventLoop: any EventLoop) {
+        self.body = body
+        self.deadline = deadline
+        self.eventLoop = eventLoop
+    }
+
+    /// The next chunk, `nil` at the end; ``DeadlineExceeded`` once the deadline has passed.
     func next() async throws -> ByteBuffer? {
-        try await iterator.next()
+        startIfNeeded()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+                enum Step {
+                    case chunk(ByteBuffer, CheckedContinuation<Void, Never>?)
+                    case end(Result<Void, any Error>)
+                    case wait
+                }
+                let step = state.withLock { state -> Step in
+                    if let chunk = state.chunk {
+                        state.chunk = nil
+                        defer { state.room = nil }
+                        return .chunk(chunk, state.room)
+                    }
+                    if let end = state.end { return .end(end) }
+                    state.reader = continuation
+                    return .wait
+                }
+                switch step {
+                case .chunk(let chunk, let room):
+                    room?.resume()
+                    continuation.resume(returning: chunk)
+                case .end(.success):
+                    continuation.resume(returning: nil)
+                case .end(.failure(let error)):
+                    continuation.resume(throwing: error)
+                case .wait:
+                    break
+                }
+            }
+        } onCancel: {
+            finish(.failure(CancellationError()))
+        }
     }
 
-    /// The next chunk, or ``DeadlineExceeded`` once `deadline` passes; cancelling the read
-    /// cancels the request, so a slow body stops at the deadline.
-    func next(before deadline: ContinuousClock.Instant) async throws -> ByteBuffer? {
-        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await self.next() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw DeadlineExceeded()
+    private func startIfNeeded() {
+        let start = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started && state.end == nil
+        }
+        guard start else { return }
+        let timer = eventLoop.scheduleTask(deadline: NIODeadline(deadline)) { [self] in
+            finish(.failure(DeadlineExceeded()))
+        }
+        let task = Task { [self, body] in
+            do {
+                for try await chunk in body {
+                    guard await deliver(chunk) else { return }
+                }
+                finish(.success(()))
+            } catch {
+                finish(.failure(error))
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { return nil }
-            return first
+        }
+        let ended = state.withLock { state -> Bool in
+            state.task = task
+            state.timer = timer
+            return state.end != nil
+        }
+        // Finished (cancelled, past the deadline) before the task and timer were stored.
+        if ended {
+            task.cancel()
+            timer.cancel()
+        }
+    }
+
+    /// Hands `chunk` to the reader, waiting for room; `false` once the body has ended.
+    private func deliver(_ chunk: ByteBuffer) async -> Bool {
+        await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
+            enum Step {
+                case handed(CheckedContinuation<ByteBuffer?, any Error>)
+                case held
+                case ended
+            }
+            let step = state.withLock { state -> Step in
+                if state.end != nil { return .ended }
+                if let reader = state.reader {
+                    state.reader = nil
+                    return .handed(reader)
+                }
+                state.chunk = chunk
+                state.room = room
+                return .held
+            }
+            switch step {
+            case .handed(let reader):
+                reader.resume(returning: chunk)
+                room.resume()
+            case .ended:
+                room.resume()
+            case .held:
+                break
+            }
+        }
+        return state.withLock { $0.end == nil }
+    }
+
+    /// Ends the body once: wakes whoever waits, cancels the read (so the request) and the timer.
+    func finish(_ end: Result<Void, any Error>) {
+        let (reader, room, task, timer) = state.withLock { state in
+            guard state.end == nil else {
+                return (CheckedContinuation<ByteBuffer?, any Error>?.none, CheckedContinuation<Void, Never>?.none, Task<Void, Never>?.none, Scheduled<Void>?.none)
+            }
+            state.end = end
+            state.chunk = nil
+            defer {
+                state.reader = nil
+                state.room = nil
+                state.task = nil
+                state.timer = nil
+            }
+            return (state.reader, state.room, state.task, state.timer)
+        }
+        timer?.cancel()
+        room?.resume()
+        if case .failure = end { task?.cancel() }
+        switch end {
+        case .success: reader?.resume(returning: nil)
+        case .failure(let error): reader?.resume(throwing: error)
         }
     }
 }
