@@ -9,13 +9,15 @@ import NetworkingKit
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the client's cost per request against the bare transport, over loopback.",
+        abstract: "Measure the client's cost per request against raw AsyncHTTPClient and raw URLSession, over loopback.",
         discussion: """
-            Each transport runs four scenarios, GET /todos/{id} decoded each time: the bare transport, \
+            Each transport runs five scenarios, GET /todos/{id} decoded each time: the HTTP library \
+            used directly (raw AsyncHTTPClient, or raw URLSession), NetworkingKit's bare transport, \
             the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
-            client with the whole default middleware stack. Rounds are interleaved and the median \
-            round is reported; "vs raw" is throughput as a ratio to the bare transport. Build with \
-            -c release for figures worth quoting. The allocation and instruction counts per call are \
+            client with the whole default middleware stack logging at info. Rounds are interleaved \
+            and the median round is reported; "vs raw" is throughput as a ratio to the raw library. \
+            With --url, any server answering GET /todos/{id} with a todo will do (nginx: see the \
+            README). Build with -c release for figures worth quoting. The allocation and instruction counts per call are \
             in the Benchmarks package (swift package benchmark).
             """
     )
@@ -54,7 +56,7 @@ struct BenchCommand: AsyncParsableCommand {
         try checkOptions()
         do {
             if let url {
-                try await measure(baseURL: Self.baseURL(url), server: "DemoAPI at \(url)")
+                try await measure(baseURL: Self.baseURL(url), server: "the server at \(url)")
             } else {
                 try await DemoServer.withServer { server in
                     try await measure(baseURL: server.baseURL, server: "an in-process DemoAPI (\(server.baseURL))")
@@ -78,7 +80,7 @@ struct BenchCommand: AsyncParsableCommand {
         let load = BenchLoad(requests: requests, concurrency: concurrency)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {
-            let scenarios = BenchScenario.all(baseURL: baseURL, transport: choice.transport)
+            let scenarios = BenchScenario.all(baseURL: baseURL, choice: choice)
             // Connections opened and code paths warmed before anything counts.
             for scenario in scenarios { _ = try await warmUp.run(scenario) }
             var rounds = [[BenchRound]](repeating: [], count: scenarios.count)

@@ -1,9 +1,15 @@
+import AsyncHTTPClient
 import ExampleServices
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import HTTPTypesFoundation
 import Logging
 import NetworkingKit
+import NIOCore
+import NIOHTTP1
 
 /// One way of getting a todo from DemoAPI: by hand over the bare transport, or through the client
 /// with more and more of the library in the chain. Every scenario checks and decodes the answer.
@@ -12,28 +18,67 @@ struct BenchScenario: Sendable {
     /// Fetches todo number `index` (1 to 200, cycling) and decodes it.
     let fetch: @Sendable (_ index: Int) async throws -> Void
 
-    /// The scenarios, each over `transport`, the first being the baseline the others are compared to.
-    static func all(baseURL: URL, transport: any HTTPTransport) -> [BenchScenario] {
-        [
-            raw(baseURL: baseURL, transport: transport),
+    /// The scenarios over `choice`: first the library itself used directly (raw AsyncHTTPClient
+    /// or raw URLSession, what an app without NetworkingKit writes), the baseline the others are
+    /// compared to; then the bare transport, the client, and the client with more of the chain.
+    static func all(baseURL: URL, choice: TransportChoice) -> [BenchScenario] {
+        let transport = choice.transport
+        return [
+            choice == .ahc ? rawAsyncHTTPClient(baseURL: baseURL) : rawURLSession(baseURL: baseURL),
+            bareTransport(baseURL: baseURL, transport: transport),
             client("client", baseURL: baseURL, transport: transport, middlewares: []),
             client(
                 "client + logging, metrics, tracing (no backend)", baseURL: baseURL, transport: transport,
                 middlewares: observability()),
             client(
-                "client + full stack", baseURL: baseURL, transport: transport,
-                middlewares: observability() + resilience()),
+                "client + full stack, logging at info", baseURL: baseURL, transport: transport,
+                middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
         ]
     }
 
-    /// What an app would write without the library: build, send, check, read, decode.
-    private static func raw(baseURL: URL, transport: any HTTPTransport) -> BenchScenario {
+    /// A logger that takes info and above and throws the lines away: logging on, as an app runs
+    /// it in production, with no I/O in the measurement.
+    static let infoLogger: Logger = {
+        var logger = Logger(label: "bench", factory: { _ in DiscardingLogHandler() })
+        logger.logLevel = .info
+        return logger
+    }()
+
+    /// AsyncHTTPClient as its README shows it: `HTTPClient.shared`, execute, collect, decode.
+    private static func rawAsyncHTTPClient(baseURL: URL) -> BenchScenario {
+        let decoder = JSONDecoder()
+        let base = baseURL.absoluteString
+        return BenchScenario(name: "raw AsyncHTTPClient") { index in
+            let request = HTTPClientRequest(url: "\(base)/todos/\(todoID(index))")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            guard response.status == .ok else { throw BenchFailure.status(Int(response.status.code)) }
+            let buffer = try await response.body.collect(upTo: 1 << 20)
+            _ = try decoder.decode(TodoDTO.self, from: Data(buffer.readableBytesView))
+        }
+    }
+
+    /// URLSession as an app uses it: one ephemeral session, `data(for:)`, status check, decode.
+    private static func rawURLSession(baseURL: URL) -> BenchScenario {
+        let decoder = JSONDecoder()
+        let session = URLSession(configuration: .ephemeral)
+        return BenchScenario(name: "raw URLSession") { index in
+            var request = URLRequest(url: baseURL.appendingPathComponent("todos/\(todoID(index))"))
+            request.timeoutInterval = 30
+            let (data, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard status == 200 else { throw BenchFailure.status(status) }
+            _ = try decoder.decode(TodoDTO.self, from: data)
+        }
+    }
+
+    /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
+    private static func bareTransport(baseURL: URL, transport: any HTTPTransport) -> BenchScenario {
         var options = RequestOptions()
         options.timeout = .seconds(30)
         let context = RequestContext(
             options: options, requestID: "bench", logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let decoder = JSONDecoder()
-        return BenchScenario(name: "raw transport") { index in
+        return BenchScenario(name: "bare transport") { index in
             let request = HTTPRequest(method: .get, url: baseURL.appendingPathComponent("todos/\(todoID(index))"))
             let (response, body) = try await transport.send(request, body: nil, context: context)
             guard response.status == .ok else { throw BenchFailure.status(response.status.code) }
@@ -43,19 +88,21 @@ struct BenchScenario: Sendable {
     }
 
     private static func client(
-        _ name: String, baseURL: URL, transport: any HTTPTransport, middlewares: [any Middleware]
+        _ name: String, baseURL: URL, transport: any HTTPTransport, middlewares: [any Middleware],
+        logger: Logger? = nil
     ) -> BenchScenario {
-        let client = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: baseURL, transport: transport, middlewares: middlewares, decoder: JSONDecoder()))
+        var configuration = LiveAPIClient.Configuration(
+            baseURL: baseURL, transport: transport, middlewares: middlewares, decoder: JSONDecoder())
+        if let logger { configuration.logger = logger }
+        let client = LiveAPIClient(configuration: configuration)
         return BenchScenario(name: name) { index in
             _ = try await client.send(Request<TodoDTO>(path: "/todos/\(todoID(index))"))
         }
     }
 
     /// The observability middlewares as an app that bootstrapped no backend runs them.
-    private static func observability() -> [any Middleware] {
-        [TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware()]
+    private static func observability(logger: Logger? = nil) -> [any Middleware] {
+        [TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(logger: logger)]
     }
 
     /// The rest of the default order (ARCHITECTURE.md): authentication, de-duplication, cache, retry.
@@ -85,4 +132,17 @@ enum BenchFailure: Error, CustomStringConvertible {
         case .status(let code): "the server answered \(code) where 200 was expected"
         }
     }
+}
+
+/// A log handler that takes what its level lets through and throws the line away.
+struct DiscardingLogHandler: LogHandler {
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {}
 }
