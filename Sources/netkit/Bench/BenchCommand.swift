@@ -34,6 +34,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Rounds per scenario; the median is reported (1 to 50).")
     var rounds = 5
 
+    @Option(help: "Then run the last scenario for this many requests more and report the process's RSS after the first 10000 and at the end (Linux).")
+    var soak: Int?
+
+    @Option(help: "Only the scenarios whose name contains this text, besides the baseline (for profiling).")
+    var only: String?
+
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
 
@@ -48,6 +54,9 @@ struct BenchCommand: AsyncParsableCommand {
         }
         guard (1...50).contains(rounds) else {
             throw CLIError.usage("bad --rounds \(rounds): expected 1 to 50")
+        }
+        if let soak, !(1...10_000_000).contains(soak) {
+            throw CLIError.usage("bad --soak \(soak): expected 1 to 10000000")
         }
         if let url { _ = try Self.baseURL(url) }
     }
@@ -80,7 +89,8 @@ struct BenchCommand: AsyncParsableCommand {
         let load = BenchLoad(requests: requests, concurrency: concurrency)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {
-            let scenarios = BenchScenario.all(baseURL: baseURL, choice: choice)
+            let scenarios = BenchScenario.all(baseURL: baseURL, choice: choice).enumerated()
+                .filter { index, scenario in index == 0 || only.map { scenario.name.contains($0) } ?? true }.map(\.element)
             // Connections opened and code paths warmed before anything counts.
             for scenario in scenarios { _ = try await warmUp.run(scenario) }
             var rounds = [[BenchRound]](repeating: [], count: scenarios.count)
@@ -95,7 +105,42 @@ struct BenchCommand: AsyncParsableCommand {
             let summaries = zip(scenarios, rounds).map { BenchSummary(scenario: $0.name, rounds: $1) }
             print("")
             for line in BenchReport(transport: choice.displayName, summaries: summaries).lines { print(line) }
+            if let soak, let scenario = scenarios.last {
+                try await Self.soak(scenario, requests: soak, concurrency: concurrency)
+            }
         }
+    }
+
+    /// Memory under sustained load: the RSS after 10,000 requests and after `requests`, in one
+    /// process, so that the allocator's arenas are warm in both readings.
+    private static func soak(_ scenario: BenchScenario, requests: Int, concurrency: Int) async throws {
+        let first = min(10_000, requests)
+        _ = try await BenchLoad(requests: first, concurrency: concurrency).run(scenario)
+        let early = residentMegabytes()
+        var done = first
+        while done < requests {
+            let step = min(50_000, requests - done)
+            _ = try await BenchLoad(requests: step, concurrency: concurrency).run(scenario)
+            done += step
+        }
+        let late = residentMegabytes()
+        if let early, let late {
+            print(
+                String(
+                    format: "  soak, %@: RSS %.1f MB after %d requests, %.1f MB after %d (%+.1f%%)",
+                    scenario.name, early, first, late, requests, (late / early - 1) * 100))
+        } else {
+            print("  soak, \(scenario.name): \(requests) requests (RSS is read from /proc, on Linux only)")
+        }
+    }
+
+    /// The process's resident set size in MB, from /proc/self/status.
+    private static func residentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
+        return kilobytes / 1024
     }
 
     private static func baseURL(_ text: String) throws -> URL {
