@@ -12,16 +12,14 @@ extension HTTPBody {
     package static func declaredLength(of response: HTTPResponse, isHead: Bool) throws -> Int64? {
         let code = response.status.code
         if isHead || (100..<200).contains(code) || code == 204 || code == 304 { return 0 }
+        // Repeated fields come back joined with ", " (and URLSession merges them so itself), so
+        // anything but digits is a repetition or a value that is not a number.
         guard let field = response.headerFields[.contentLength] else { return nil }
-        // A field repeated with the same name arrives as several fields or merged with commas.
-        let values = response.headerFields[values: .contentLength]
-        guard values.count == 1, !field.isEmpty, field.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard !field.isEmpty, field.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let declared = Int64(field)
         else {
             throw NetworkError.transport(
-                TransportFailure(
-                    kind: .invalidResponse,
-                    underlying: InvalidContentLength(value: values.joined(separator: ", "))))
+                TransportFailure(kind: .invalidResponse, underlying: InvalidContentLength(value: field)))
         }
         if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
         return declared

@@ -119,12 +119,24 @@ public struct LoggingMiddleware: Middleware {
         guard logsOwnLines else { return try await next(request, body, inner) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
-        // Worked out only for a line that is written: a logger at `.info` writes failures alone.
+        // Worked out only for a line that is written (a logger at `.info` writes failures alone),
+        // and once per call: the request and response lines show the same URL.
+        var url: String?
         func summary() -> Logger.Metadata {
-            [
+            let shown = url ?? {
+                // The known secrets too: a credential of this request quoted in its own URL.
+                // (Its query's secrets are the URL redaction's; only a header's can remain.)
+                let hasSensitiveHeader = request.headerFields.contains { redaction.isSensitive($0.name) }
+                let redacted = request.url.map { url in
+                    let text = redaction.redact(url).absoluteString
+                    return hasSensitiveHeader ? redaction.replacing(secrets.value, in: text) : text
+                }
+                return redacted ?? "(no URL)"
+            }()
+            url = shown
+            return [
                 "http.method": "\(request.method.rawValue)",
-                // The known-secrets pass too: a credential of this request quoted in its own URL.
-                "http.url": "\(request.url.map { redaction.redact(redaction.redact($0).absoluteString, hiding: secrets.value) } ?? "(no URL)")",
+                "http.url": "\(shown)",
                 "attempt": "\(context.attempt)",
             ]
         }

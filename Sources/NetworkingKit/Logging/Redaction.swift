@@ -136,9 +136,15 @@ public struct Redaction: Sendable, Hashable {
     func redact(_ text: String, hiding secrets: [String]) -> String {
         // Patterns first: a known secret replaced first would leave `api_key=<redacted>`, which
         // the parameter pattern would then see as a value of its own.
-        var result = redact(text)
+        replacing(secrets, in: redact(text))
+    }
+
+    /// `text` with each of `secrets` (of four characters or more) replaced wherever it appears;
+    /// no pattern is applied.
+    func replacing(_ secrets: [String], in text: String) -> String {
+        var result = text
         for secret in Set(secrets) where secret.count >= 4 && !Self.placeholder.contains(secret)
-            && !Self.encodedPlaceholder.contains(secret)
+            && !Self.encodedPlaceholder.contains(secret) && result.contains(secret)
         {
             result = result.replacingOccurrences(of: secret, with: Self.placeholder)
         }
