@@ -72,15 +72,7 @@ public final class ByteFaultServer: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (ByteFaultServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(tls: tls)
-        do {
-            let value = try await body(server)
-            await server.stop()
-            return value
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await withStopping(try await start(tls: tls), stop: { await $0.stop() }, body)
     }
 }
 

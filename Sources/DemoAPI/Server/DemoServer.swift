@@ -163,15 +163,7 @@ public final class DemoServer: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (DemoServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(configuration)
-        do {
-            let value = try await body(server)
-            await server.stop()
-            return value
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await withStopping(try await start(configuration), stop: { await $0.stop() }, body)
     }
 
     /// The host as it goes into a URL: IPv6 literals bracketed, and wildcard addresses replaced by
