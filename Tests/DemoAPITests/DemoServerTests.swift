@@ -9,6 +9,11 @@ import Testing
 
 @Suite("DemoServer over real sockets", .timeLimit(.minutes(3)))
 struct DemoServerTests {
+    /// HummingbirdTesting's client fails a request after 15 s, which a loaded machine reached
+    /// (streaming 5 MiB each way, in debug, beside the other suites); the suite's time limit
+    /// catches a hang instead.
+    static let patient = TestClient.Configuration(timeout: .seconds(600))
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func twoServersRunSideBySideOnFreePorts() async throws {
         let first = try await DemoServer.start()
@@ -16,13 +21,13 @@ struct DemoServerTests {
         #expect(first.port > 0 && second.port > 0 && first.port != second.port)
         #expect(first.baseURL.absoluteString == "http://127.0.0.1:\(first.port)")
 
-        try await TestClient.withClient(host: "127.0.0.1", port: first.port) { client in
+        try await TestClient.withClient(host: "127.0.0.1", port: first.port, configuration: Self.patient) { client in
             let response = try await client.get("/films/up")
             #expect(response.status == .ok)
             #expect(response.headers[.server] == "DemoAPI")
             #expect(response.headers[.date] != nil)
         }
-        try await TestClient.withClient(host: "127.0.0.1", port: second.port) { client in
+        try await TestClient.withClient(host: "127.0.0.1", port: second.port, configuration: Self.patient) { client in
             _ = try await client.post("/todos", headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"userId":1,"title":"only here"}"#))
         }
         #expect(first.stats.count("GET /films/{id}") == 1)
@@ -32,13 +37,13 @@ struct DemoServerTests {
         await first.stop()
         await first.stop()  // idempotent
         // The second server is untouched by the first one stopping, and still has its own todo.
-        try await TestClient.withClient(host: "127.0.0.1", port: second.port) { client in
+        try await TestClient.withClient(host: "127.0.0.1", port: second.port, configuration: Self.patient) { client in
             let response = try await client.get("/todos/201")
             #expect(response.status == .ok)
         }
         await second.stop()
         await #expect(throws: (any Error).self) {
-            try await TestClient.withClient(host: "127.0.0.1", port: first.port) { client in
+            try await TestClient.withClient(host: "127.0.0.1", port: first.port, configuration: Self.patient) { client in
                 _ = try await client.get("/films")
             }
         }
@@ -68,7 +73,7 @@ struct DemoServerTests {
         waiter.cancel()
         try await waiter.value
         await #expect(throws: (any Error).self) {
-            try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+            try await TestClient.withClient(host: "127.0.0.1", port: server.port, configuration: Self.patient) { client in
                 _ = try await client.get("/films")
             }
         }
@@ -112,22 +117,25 @@ struct DemoServerTests {
         let server = try await DemoServer.start()
         let port = server.port
         let slow = Task {
-            try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-                _ = try await client.get("/faults/delay/10000")
+            try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: Self.patient) { client in
+                try await client.get("/faults/delay/60000").status
             }
         }
         await server.stats.waitForRequests("GET /faults/delay/{ms}")
         await server.stop()
-        // Cut off rather than answered: the delayed 200 would have needed 10 s more. No timing
-        // assertion: a loaded machine is slow, not wrong.
+        // Cut off rather than answered: the delayed 200 would have needed a minute more. Cut off
+        // is a closed connection or, when the graceful shutdown's cancellation reaches the route
+        // first, a 500. No timing assertion: a loaded machine is slow, not wrong.
         let outcome = await slow.result
-        #expect(throws: (any Error).self) { try outcome.get() }
+        if case .success(let status) = outcome {
+            #expect(status != .ok)
+        }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func streamsLargeBodiesBothWays() async throws {
         try await DemoServer.withServer { server in
-            try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+            try await TestClient.withClient(host: "127.0.0.1", port: server.port, configuration: Self.patient) { client in
                 let upload = try await client.post("/upload", body: ByteBuffer(repeating: 7, count: 5 * 1024 * 1024))
                 #expect(upload.status == .ok)
                 #expect(String(buffer: upload.body ?? ByteBuffer()).contains(#""size":5242880"#))
