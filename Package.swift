@@ -144,6 +144,7 @@ let package = Package(
                 "ExampleServices",
                 "DemoAPI",
                 "netkit",
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

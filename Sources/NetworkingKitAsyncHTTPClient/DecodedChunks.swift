@@ -32,12 +32,15 @@ struct DecodedChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wh
                 throw failure ?? Inflater.failure("zlib could not start")
             }
             while true {
-                if inflater.isFinished { return nil }
-                if inflater.needsInput {
+                // At the end of a member, the body may still hold another: read on until it ends,
+                // which also lets the transport see the body end rather than a cancellation.
+                if inflater.needsInput || inflater.isFinished {
                     guard let chunk = try await base.next() else {
                         // An empty body (a HEAD, a 204) is no stream at all; a stream cut short is.
-                        guard inflater.hasStarted else { return nil }
-                        throw Self.attaching(request, to: Inflater.failure("the compressed body ended before its end"))
+                        guard inflater.isAtEnd else {
+                            throw Self.attaching(request, to: Inflater.failure("the compressed body ended before its end"))
+                        }
+                        return nil
                     }
                     inflater.feed(chunk)
                     continue

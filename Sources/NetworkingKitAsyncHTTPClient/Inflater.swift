@@ -22,6 +22,7 @@ final class Inflater: @unchecked Sendable {
     private var inputOffset = 0
     private var ended = false
     private var feeds = 0
+    private var outputWasFull = false
     /// Whether the stream is raw deflate (a `deflate` body without the zlib header, which some
     /// servers send; browsers accept both).
     private var isRaw = false
@@ -44,26 +45,35 @@ final class Inflater: @unchecked Sendable {
         stream.deallocate()
     }
 
-    /// Whether all input given so far has been consumed.
-    var needsInput: Bool { inputOffset >= input.count && !ended }
+    /// Whether zlib needs more input to go on: all input given is consumed, and the last call
+    /// did not fill its output (zlib may still hold output then, and raw deflate has no trailer
+    /// left to feed).
+    var needsInput: Bool { inputOffset >= input.count && !ended && !outputWasFull }
 
-    /// Whether the compressed stream has reached its end.
-    var isFinished: Bool { ended }
+    /// Whether the compressed stream has reached its end (a later gzip member may still follow;
+    /// see ``feed(_:)``).
+    var isFinished: Bool { ended && inputOffset >= input.count }
 
-    /// Whether any compressed byte has been given.
-    var hasStarted: Bool { feeds > 0 }
+    /// Whether the stream is at a clean end: nothing started, or the last member complete.
+    var isAtEnd: Bool { feeds == 0 || ended }
 
-    /// Adds compressed bytes; call only when ``needsInput``.
+    /// Adds compressed bytes; call only when ``needsInput`` or ``isFinished``. Bytes after the
+    /// end of a stream start another member (gzip allows several, one after the other).
     func feed(_ data: Data) {
         input = data
         inputOffset = 0
-        if !data.isEmpty { feeds += 1 }
+        guard !data.isEmpty else { return }
+        feeds += 1
+        if ended {
+            ended = false
+            inflateReset(stream)
+        }
     }
 
     /// Decodes from the pending input into at most `capacity` bytes.
     /// - Throws: ``NetworkError`` `invalidResponse` for bytes that are not the declared encoding.
     func inflate(capacity: Int) throws -> Step {
-        if ended { return .finished }
+        if isFinished { return .finished }
         var output = Data(count: capacity)
         var produced = 0
         var status: Int32 = Z_OK
@@ -94,9 +104,12 @@ final class Inflater: @unchecked Sendable {
                 }
             }
         }
+        outputWasFull = produced == capacity
         switch status {
         case Z_STREAM_END:
-            // gzip allows several members one after the other; another one starts a new stream.
+            outputWasFull = false
+            // gzip allows several members one after the other; another one starts a new stream,
+            // in this input or in a later one (see `feed`).
             if inputOffset < input.count {
                 inflateReset(stream)
             } else {

@@ -27,16 +27,21 @@ extension Redaction {
                     output.append(contentsOf: scalars[index...end])
                     index = end + 1
                     let valueStart = index
-                    while index < scalars.count, !Self.endsParameterValue(scalars[index]) { index += 1 }
-                    let value = scalars[valueStart..<index]
+                    var valueEnd = index
+                    while valueEnd < scalars.count, !Self.endsParameterValue(scalars[valueEnd]) { valueEnd += 1 }
+                    let value = scalars[valueStart..<valueEnd]
                     if isSensitive(queryParameter: name) {
                         // An empty value hides nothing; leave it as it was.
                         if !value.isEmpty {
                             output.append(contentsOf: Redaction.encodedPlaceholder.unicodeScalars)
                         }
-                    } else {
-                        output.append(contentsOf: redactNested(value, depth: depth))
+                        index = valueEnd
+                    } else if let nested = redactNested(value, depth: depth) {
+                        output.append(contentsOf: nested)
+                        index = valueEnd
                     }
+                    // Otherwise the value is scanned as text: a `?` in it (`next=/cb?api_key=x`)
+                    // starts parameters of its own.
                 }
                 atParameterStart = false
                 continue
@@ -49,17 +54,17 @@ extension Redaction {
         return String(output)
     }
 
-    /// A parameter's value, with the sensitive parameters of a percent-encoded query inside it
-    /// hidden: decoded, redacted as a URL or form, and encoded again only when something was hidden.
-    private func redactNested(_ value: ArraySlice<Unicode.Scalar>, depth: Int) -> [Unicode.Scalar] {
+    /// A parameter's value with the sensitive parameters of a percent-encoded query inside it
+    /// hidden (decoded, redacted as a URL or form, encoded again), or `nil` when nothing was hidden.
+    private func redactNested(_ value: ArraySlice<Unicode.Scalar>, depth: Int) -> [Unicode.Scalar]? {
         guard depth < 3, value.contains("%"),
             let decoded = String(String.UnicodeScalarView(value)).replacingOccurrences(of: "+", with: " ")
                 .removingPercentEncoding,
             decoded.contains("=")
-        else { return Array(value) }
+        else { return nil }
         // A nested URL has its query after `?`; a nested form starts with a name.
         let redacted = redactParameters(in: decoded, formAtStart: !decoded.contains("?"), depth: depth + 1)
-        guard redacted != decoded else { return Array(value) }
+        guard redacted != decoded else { return nil }
         return Array(PercentEncoding.encode(redacted, allowing: PercentEncoding.isUnreserved, keepingEscapes: false).unicodeScalars)
     }
 

@@ -8,6 +8,17 @@ import Logging
 struct RedirectFollower: Sendable {
     let transport: any HTTPTransport
 
+    /// `url` cut before its query and fragment, for a log line.
+    static func withoutQuery(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(URL)" }
+        let hadQuery = components.query != nil || components.fragment != nil
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return (components.string ?? "(URL)") + (hadQuery ? "?…" : "")
+    }
+
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
@@ -68,7 +79,9 @@ struct RedirectFollower: Sendable {
                 "Following redirect",
                 metadata: [
                     "http.status": "\(response.status.code)", "http.method": "\(next.method.rawValue)",
-                    "url": "\(target.absoluteString)", "hop": "\(urls.count)",
+                    // Without its query and fragment: with no LoggingMiddleware to redact the
+                    // line, a token in the target (`?code=`, `#access_token=`) would be logged.
+                    "url": "\(Self.withoutQuery(target))", "hop": "\(urls.count)",
                 ])
             await HTTPBody.discard(responseBody)
             var hopContext = context

@@ -20,13 +20,19 @@ public import HTTPTypes
 /// An endpoint can override it with ``RequestOptions/redirectPolicy``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; 0 returns a 3xx answer to the caller as it is.
-    public var maxRedirects: Int
+    public var maxRedirects: Int {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// Whether a redirect from `https` to `http` is followed. Off by default: it would send the
     /// request, and whatever it carries, in clear text.
-    public var allowsInsecureRedirects: Bool
+    public var allowsInsecureRedirects: Bool {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// Headers removed, in addition to ``alwaysSensitiveHeaders``, when a redirect leads to
     /// another origin.
-    public var sensitiveHeaders: Set<HTTPField.Name>
+    public var sensitiveHeaders: Set<HTTPField.Name> {
+        didSet { inheritsOuterPolicy = false }
+    }
 
     /// The headers always removed on a change of origin.
     public static let alwaysSensitiveHeaders: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization]
@@ -55,6 +61,8 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     /// Not a policy of its own: the client's. It is the default of
     /// ``RequestOptions/redirectPolicy``; as a client's policy, it means ``default``.
+    /// Changing any of its fields (`options.retryPolicy.maxAttempts = 1`) makes it a policy of
+    /// its own: the default one with that change.
     public static let inherited: RedirectPolicy = {
         var policy = RedirectPolicy()
         policy.inheritsOuterPolicy = true

@@ -34,21 +34,37 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The most attempts, the first included; 1 means no retry.
-    public var maxAttempts: Int
+    public var maxAttempts: Int {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// The delay before the first retry, before jitter.
-    public var baseDelay: Duration
+    public var baseDelay: Duration {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// How much each delay grows over the previous one.
-    public var multiplier: Double
+    public var multiplier: Double {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// The longest single delay, and the longest `Retry-After` honoured.
-    public var maxDelay: Duration
+    public var maxDelay: Duration {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// How delays are spread.
-    public var jitter: Jitter
+    public var jitter: Jitter {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// The HTTP statuses that are retried.
-    public var retryableStatuses: Set<Int>
+    public var retryableStatuses: Set<Int> {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// The transport failures that are retried.
-    public var retryableFailures: Set<TransportFailure.Kind>
+    public var retryableFailures: Set<TransportFailure.Kind> {
+        didSet { inheritsOuterPolicy = false }
+    }
     /// Whether a request that timed out is retried.
-    public var retriesTimeouts: Bool
+    public var retriesTimeouts: Bool {
+        didSet { inheritsOuterPolicy = false }
+    }
 
     /// The methods that are safe to repeat (RFC 9110 §9.2.2).
     public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
@@ -104,6 +120,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Not a policy of its own: the ``RetryMiddleware``'s. It is the default of
     /// ``RequestOptions/retryPolicy``; given to a middleware, it means ``default``.
+    /// Changing any of its fields (`options.retryPolicy.maxAttempts = 1`) makes it a policy of
+    /// its own: the default one with that change.
     public static let inherited: RetryPolicy = {
         var policy = RetryPolicy()
         policy.inheritsOuterPolicy = true

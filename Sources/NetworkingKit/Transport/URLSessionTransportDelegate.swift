@@ -165,8 +165,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let headArrived = state.responseContinuation == nil
         let kind: TransportFailure.Kind
         switch failure.kind {
-        case .connectionLost where headArrived:
-            // A reset once the body has started cuts the body short, as AsyncHTTPClient says.
+        case .connectionLost where headArrived, .secureConnectionFailed where headArrived:
+            // A reset once the body has started cuts the body short, as AsyncHTTPClient says; so
+            // does a TLS connection closed without close_notify ("SSL_read: unexpected eof").
             kind = .truncatedBody
         case .other where headArrived:
             // libcurl (FoundationNetworking) reports a short body ("transfer closed with N bytes

@@ -244,7 +244,7 @@ struct NetkitCommandTests {
             let lines = hops.output.split(separator: "\n")
             let hopLines = lines.filter { $0.hasPrefix("* Following redirect") }
             #expect(hopLines.count == 2, "output: \(hops.output)")
-            #expect(hopLines.last?.contains("/echo?token=") == true, "output: \(hops.output)")
+            #expect(hopLines.last?.contains("/echo?…") == true, "output: \(hops.output)")
             // (The body is /echo's answer, which quotes the query: the server's text, shown as it is.)
             let libraryLines = lines.filter { $0.hasPrefix("* ") || $0.hasPrefix("> ") }
             #expect(!libraryLines.contains { $0.contains("s3cr3t-value") }, "output: \(hops.output)")

@@ -50,6 +50,9 @@ struct LoggingSecretsTests {
         #expect(capture.records("Sending request").count == 1)
         #expect(capture.records("Request failed").count == 1)
         #expect(Secrets.leaks(in: capture.records) == [])
+        // Not encoded at all: a `?` inside a value starts parameters of its own.
+        let raw = try #require(URL(string: "https://h.example/login?next=/cb?api_key=\(Secrets.queryKey)&x=1"))
+        #expect(!Secrets.redaction.redact(raw).absoluteString.contains(Secrets.queryKey))
         // Only the secret goes: the rest of the nested URL stays readable.
         let url = capture.records("Sending request").first?.metadata["http.url"].map { "\($0)" } ?? ""
         #expect(url.contains("url=") && url.contains("redacted"), "\(url)")

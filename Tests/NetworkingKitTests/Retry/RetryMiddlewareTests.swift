@@ -217,6 +217,17 @@ struct RetryMiddlewareTests {
         #expect(error?.statusCode == 503)
         #expect(transport.requests.count == 1)
 
+        // Changing a field of the inherited default makes a policy of its own, never a silent no-op.
+        var edited = RequestOptions()
+        edited.retryPolicy.maxAttempts = 1
+        #expect(!edited.retryPolicy.isInherited)
+        let (editedClient, editedTransport) = Self.client(Self.failing(5, with: .serviceUnavailable))
+        _ = await networkError { try await editedClient.request(TestEndpoint(path: "/films", options: edited)) }
+        #expect(editedTransport.requests.count == 1)
+        var redirects = RequestOptions()
+        redirects.redirectPolicy.maxRedirects = 0
+        #expect(!redirects.redirectPolicy.isInherited && redirects.redirectPolicy.maxRedirects == 0)
+
         let (inheriting, inheritingTransport) = Self.client(Self.failing(5, with: .serviceUnavailable))
         _ = await networkError { try await inheriting.request(TestEndpoint(path: "/x", options: RequestOptions())) }
         #expect(inheritingTransport.requests.count == 3)
