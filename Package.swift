@@ -32,6 +32,8 @@ let package = Package(
         // DemoAPI stops through a graceful shutdown (Hummingbird's own dependency).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // DemoAPI only: an independent streaming multipart parser for the upload route.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // Tests only: the W3C Trace Context codec OpenTelemetry's propagator uses.
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
     ],
@@ -75,6 +77,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

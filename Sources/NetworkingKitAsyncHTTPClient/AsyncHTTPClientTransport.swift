@@ -9,7 +9,8 @@ import NIOHTTP1
 /// - Request bodies are streamed as they are produced and response bodies as they arrive, so the
 ///   client's size limit stops an oversized download at the limit.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
-///   as it does for ``URLSessionTransport``.
+///   as it does for ``URLSessionTransport``; for a streamed answer
+///   (`RequestOptions.streamsResponseBody`), only the wait for the head.
 /// - Cancelling the calling task cancels the request, during the exchange and while the body is read.
 /// - Errors map to the same ``NetworkError`` cases as URLSession's.
 /// - It does not follow redirects: the client's ``RedirectPolicy`` does, the same way for every
@@ -107,8 +108,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch let error as NetworkError {
             throw error.attaching(summary)
         }
+        // A streamed answer's body may take as long as it lasts: the deadline ended with its head.
         let chunks = ResponseChunks(
-            body: clientResponse.body, deadline: deadline, eventLoop: client.eventLoopGroup.any(), request: summary)
+            body: clientResponse.body, deadline: context.options.streamsResponseBody ? nil : deadline,
+            eventLoop: client.eventLoopGroup.any(), request: summary)
         if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
             return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
         }

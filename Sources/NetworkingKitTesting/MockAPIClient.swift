@@ -147,6 +147,32 @@ public final class MockAPIClient: APIClient {
         return try answer(call, as: T.self, encodingError: captured.error)
     }
 
+    /// Records the call and answers it from the script with `Data`, as a stream of one chunk.
+    public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
+        let captured = await capture { try await $0.response(endpoint, as: EmptyResponse.self) }
+        let call = Call(
+            path: endpoint.path, method: endpoint.method, queryItems: endpoint.queryItems ?? [],
+            headers: endpoint.headers, body: captured.body, responseType: String(describing: Data.self),
+            url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
+        return streamed(try answer(call, as: Data.self, encodingError: captured.error))
+    }
+
+    /// Records the call and answers it from the script with `Data`, as a stream of one chunk.
+    public func bytes<Response>(for request: Request<Response>) async throws -> StreamedResponse {
+        let captured = await capture { try await $0.response(for: request.expecting(EmptyResponse.self)) }
+        let call = Call(
+            path: request.path, method: request.method, queryItems: request.query,
+            headers: request.headers, body: captured.body, responseType: String(describing: Data.self),
+            url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
+        return streamed(try answer(call, as: Data.self, encodingError: captured.error))
+    }
+
+    private func streamed(_ response: Response<Data>) -> StreamedResponse {
+        var head = response.response
+        head.headerFields[.contentType] = "application/octet-stream"
+        return StreamedResponse(request: response.request, response: head, body: HTTPBody(response.value))
+    }
+
     private struct Captured {
         var body: Data?
         var url: URL?

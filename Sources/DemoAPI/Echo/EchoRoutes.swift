@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import NIOCore
@@ -7,7 +8,8 @@ import NIOCore
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct EchoRoutes: Sendable {
     static let maxEchoBytes = 16 * 1024 * 1024
-    static let maxUploadBytes = 256 * 1024 * 1024
+    /// Bounded only so a runaway client stops; the body streams through a hash, never held.
+    static let maxUploadBytes = 8 * 1024 * 1024 * 1024
 
     func register(on router: Router<DemoRequestContext>) {
         router.any("/echo") { request, _ in
@@ -90,6 +92,7 @@ struct EchoRoutes: Sendable {
     private struct UploadResult: Encodable {
         var size: Int
         var fnv1a64: String
+        var sha256: String
     }
 
     /// Hashes the body as it streams in, so its size is bounded only by ``maxUploadBytes``, not memory.
@@ -99,13 +102,18 @@ struct EchoRoutes: Sendable {
         }
         var size = 0
         var hash = FNV1a64()
+        var sha256 = SHA256()
         for try await buffer in request.body {
             size += buffer.readableBytes
             guard size <= Self.maxUploadBytes else {
                 throw APIError.tooLarge(limit: Self.maxUploadBytes)
             }
-            buffer.withUnsafeReadableBytes { hash.update($0) }
+            buffer.withUnsafeReadableBytes {
+                hash.update($0)
+                sha256.update(bufferPointer: $0)
+            }
         }
-        return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest))
+        let digest = sha256.finalize().map { String(format: "%02x", $0) }.joined()
+        return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest, sha256: digest))
     }
 }

@@ -34,6 +34,8 @@ enum DemoApplication {
         StatusRoutes().register(on: router)
         EchoRoutes().register(on: router)
         EncodingRoutes().register(on: router)
+        FileRoutes(state: state).register(on: router)
+        UploadRoutes().register(on: router)
         return router
     }
 

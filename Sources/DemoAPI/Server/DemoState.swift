@@ -8,6 +8,8 @@ final class DemoState: Sendable {
     let ratings = Locked<[String: [Int]]>([:])
     let todos = Locked(TodoStore.seeded())
     let auth = Locked(AuthStore())
+    /// The version of each `/files` key, bumped to replace the "file" behind a URL.
+    let fileVersions = Locked<[String: Int]>([:])
     let accessTokenLifetime: Duration
     let refreshTokenLifetime: Duration
     private let boundAuthority = Locked("localhost")

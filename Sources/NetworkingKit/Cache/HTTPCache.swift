@@ -155,8 +155,11 @@ public final class HTTPCache: Middleware {
         replacing: Found?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let marked = Self.marked(response, .miss)
-        guard Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives) else {
-            // A new representation that may not be stored makes the old one obsolete; an error
+        // A streamed answer (a download, a live feed) is handed on as it arrives, never held.
+        guard !exchange.context.options.streamsResponseBody,
+            Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives)
+        else {
+            // A new representation that is not stored makes the old one obsolete; an error
             // (a 500 without freshness) says nothing about it.
             if let replacing, (200..<400).contains(response.status.code) {
                 await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)

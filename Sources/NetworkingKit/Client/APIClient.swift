@@ -10,6 +10,7 @@
 /// let film = try await client.send(Films.detail(id: "1"))
 /// try await client.send(Todos.delete(id: 3))            // Request<Void>
 /// let answer = try await client.response(for: Films.list)  // value + status, headers, timing
+/// let poster = try await client.download(Films.poster(id: "1"), to: posterURL)
 /// ```
 ///
 /// Every failure is a ``NetworkError``.
@@ -19,6 +20,13 @@ public protocol APIClient: Sendable {
 
     /// Sends a typed request and decodes its answer, keeping the response details.
     func response<T: Decodable & Sendable>(for request: Request<T>) async throws -> Response<T>
+
+    /// Sends an endpoint and returns once the response head has arrived, with the body as a
+    /// stream read as it arrives; the base of ``download(_:to:resumable:progress:)``.
+    func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse
+
+    /// Sends a request and returns once the response head has arrived, with the body as a stream.
+    func bytes<Response>(for request: Request<Response>) async throws -> StreamedResponse
 }
 
 extension APIClient {

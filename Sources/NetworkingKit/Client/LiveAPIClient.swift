@@ -66,48 +66,135 @@ public struct LiveAPIClient: APIClient {
         try await perform(RequestTarget(request), as: T.self)
     }
 
-    private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
-        let start = ContinuousClock.now
-        let (request, body) = try target.build(
-            with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: ResponseDecoding.accept(for: type))
-        let summary = RequestSummary(request)
+    /// One call, built and ready to go down the chain.
+    private struct Prepared {
+        let start: ContinuousClock.Instant
+        let request: HTTPRequest
+        let body: HTTPBody?
+        let summary: RequestSummary
+        let context: RequestContext
+        /// The limit for reading a successful body (and a bounded copy of a failed one).
+        let limit: Int
+        let deadline: ContinuousClock.Instant?
+        /// Told about the request body's progress, when the caller asked for it.
+        let uploadProgress: ProgressReporter?
+    }
 
-        // Middlewares and transports see the effective values, not "use the default".
+    /// Builds the request and fills the options in with the client's defaults: middlewares and
+    /// transports see the effective values, not "use the default".
+    private func prepare(_ target: RequestTarget, accept: String?, streamsResponseBody: Bool = false) throws -> Prepared {
+        let start = ContinuousClock.now
+        var (request, body) = try target.build(
+            with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: accept)
+        let summary = RequestSummary(request)
         var options = target.options
         options.timeout = options.timeout ?? configuration.timeout
         let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
-        options.maxResponseBodySize = limit
+        // A streamed answer has no size limit unless the endpoint set one.
+        options.maxResponseBodySize = streamsResponseBody ? target.options.maxResponseBodySize : limit
+        options.streamsResponseBody = options.streamsResponseBody || streamsResponseBody
         options.redirectPolicy = Self.effectiveRedirectPolicy(options.redirectPolicy, client: configuration.redirectPolicy)
         let callTimeout = options.callTimeout ?? configuration.callTimeout
         options.callTimeout = callTimeout
-        let deadline = callTimeout.map { start + $0 }
+        var uploadProgress: ProgressReporter?
+        if let handler = options.uploadProgress, let sent = body {
+            let total: Int64? = if case .known(let length) = sent.length { length } else { nil }
+            let reporter = ProgressReporter(total: total, handler: handler)
+            body = sent.observingReads { reporter.add($0) }
+            uploadProgress = reporter
+        }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
         logger[metadataKey: "request-id"] = "\(requestID)"
+        let deadline = callTimeout.map { start + $0 }
         let context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
+        return Prepared(
+            start: start, request: request, body: body, summary: summary, context: context,
+            limit: options.maxResponseBodySize ?? limit, deadline: deadline, uploadProgress: uploadProgress)
+    }
 
+    /// Sends a prepared call down the chain; a status other than 2xx becomes its ``NetworkError``.
+    private func exchange(_ call: Prepared) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await chain.send(call.request, call.body, call.context)
+        guard response.status.kind == .successful else {
+            throw try await failure(for: response, body: responseBody, request: call.summary, limit: call.limit)
+        }
+        call.uploadProgress?.finish()
+        return (response, responseBody)
+    }
+
+    private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
+        var summary: RequestSummary?
         do {
+            let call = try prepare(target, accept: ResponseDecoding.accept(for: type))
+            summary = call.summary
             try Task.checkCancellation()
-            let exchange: @Sendable () async throws -> (HTTPResponse, Data) = { [chain] in
-                let (response, responseBody) = try await chain.send(request, body, context)
-                guard (200..<300).contains(response.status.code) else {
-                    throw try await failure(for: response, body: responseBody, request: summary, limit: limit)
-                }
-                return (response, try await responseBody?.collect(upTo: limit) ?? Data())
+            let exchange: @Sendable () async throws -> (HTTPResponse, Data) = {
+                let (response, responseBody) = try await self.exchange(call)
+                return (response, try await responseBody?.collect(upTo: call.limit) ?? Data())
             }
             let (response, data) =
-                if let deadline {
-                    try await Self.run(exchange, before: deadline, request: summary)
+                if let deadline = call.deadline {
+                    try await Self.run(exchange, before: deadline, request: call.summary)
                 } else {
                     try await exchange()
                 }
             let value = try ResponseDecoding.decode(
-                type, from: data, response: response, method: request.method,
-                decoder: configuration.decoder, request: summary)
+                type, from: data, response: response, method: call.request.method,
+                decoder: configuration.decoder, request: call.summary)
             return Response(
-                value: value, request: summary, response: response, data: data, duration: ContinuousClock.now - start)
+                value: value, request: call.summary, response: response, data: data,
+                duration: ContinuousClock.now - call.start)
         } catch {
-            throw Self.normalize(error, request: summary)
+            throw summary.map { Self.normalize(error, request: $0) } ?? error
+        }
+    }
+
+    /// Sends an endpoint and returns as soon as the response head has arrived, with the body as a
+    /// stream of chunks read as they arrive.
+    ///
+    /// ```swift
+    /// let answer = try await client.bytes(LogsEndpoint.tail)
+    /// for try await chunk in answer.body {
+    ///     parser.feed(chunk)
+    /// }
+    /// ```
+    ///
+    /// The call goes through the whole middleware chain (authentication, retries of the request,
+    /// redirects, logging). A status other than 2xx throws the same ``NetworkError`` as
+    /// ``response(_:as:)``. The body has no size limit unless the endpoint's
+    /// ``RequestOptions/maxResponseBodySize`` sets one, and the request's timeout and call timeout
+    /// end with the response head: the body may take as long as it takes. Stop reading (or cancel
+    /// the task) to close the connection.
+    public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
+        try await stream(RequestTarget(endpoint))
+    }
+
+    /// Sends a request and returns its response head with the body as a stream; see ``bytes(_:)``.
+    public func bytes<Response>(for request: Request<Response>) async throws -> StreamedResponse {
+        try await stream(RequestTarget(request))
+    }
+
+    private func stream(_ target: RequestTarget) async throws -> StreamedResponse {
+        var summary: RequestSummary?
+        do {
+            let call = try prepare(target, accept: nil, streamsResponseBody: true)
+            summary = call.summary
+            try Task.checkCancellation()
+            let limit = target.options.maxResponseBodySize
+            // Sendable for the deadline's task group: the body is a stream still to be read.
+            let exchange: @Sendable () async throws -> StreamedResponse = {
+                let (response, body) = try await self.exchange(call)
+                return StreamedResponse(
+                    request: call.summary, response: response,
+                    body: StreamedResponse.body(body, limit: limit, request: call.summary))
+            }
+            if let deadline = call.deadline {
+                return try await Self.run(exchange, before: deadline, request: call.summary)
+            }
+            return try await exchange()
+        } catch {
+            throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
     }
 

@@ -89,7 +89,10 @@ public final class RequestDeduplicator: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders) else {
+        // A streamed answer is read by one caller as it arrives: there is no copy to share.
+        guard !context.options.streamsResponseBody,
+            let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders)
+        else {
             return try await next(request, body, context)
         }
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize

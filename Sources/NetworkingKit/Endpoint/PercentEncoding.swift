@@ -50,6 +50,12 @@ enum PercentEncoding {
         }
     }
 
+    /// An RFC 8187 `value-chars` encoding (for `filename*=UTF-8''...`): `attr-char` as it is,
+    /// every other byte of the UTF-8 as `%XX`.
+    static func encodeRFC8187(_ value: String) -> String {
+        encode(value, allowing: { isUnreserved($0) || "!#$&+^`|".utf8.contains($0) }, keepingEscapes: false)
+    }
+
     /// An `application/x-www-form-urlencoded` body: `name=value` pairs joined by `&`, spaces as `+`.
     static func formEncode(_ fields: [URLQueryItem]) -> String {
         func encode(_ text: String) -> String {

@@ -7,6 +7,8 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String?)
         case form([URLQueryItem])
         case stream(HTTPBody, contentType: String?)
+        case file(URL, contentType: String?)
+        case multipart(MultipartFormData)
     }
 
     let content: Content
@@ -42,5 +44,21 @@ public struct RequestBody: Sendable {
     /// retry or a redirect.
     public static func stream(_ body: HTTPBody, contentType: String? = "application/octet-stream") -> RequestBody {
         RequestBody(content: .stream(body, contentType: contentType))
+    }
+
+    /// A file streamed from disk in chunks, with its length as `Content-Length`; the content type
+    /// comes from the file's extension unless one is given.
+    ///
+    /// The file is checked when the request is built: a missing or unreadable file fails with
+    /// ``NetworkError/fileFailed(_:)`` before anything is sent. It is opened again for every
+    /// send, so retries and `307`/`308` redirects replay it; a file whose size changes while it
+    /// is sent fails the call with ``FileFailure/Reason/changedWhileReading(expected:found:)``.
+    public static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
+        RequestBody(content: .file(url, contentType: contentType))
+    }
+
+    /// A `multipart/form-data` body; see ``MultipartFormData``.
+    public static func multipart(_ form: MultipartFormData) -> RequestBody {
+        RequestBody(content: .multipart(form))
     }
 }

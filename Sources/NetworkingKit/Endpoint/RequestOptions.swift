@@ -42,6 +42,18 @@ public struct RequestOptions: Sendable {
     /// added to the endpoint's. Not optional, so that `.none` cannot mean "not set".
     public var redirectPolicy: RedirectPolicy
 
+    /// Whether the caller reads the response body as a stream for as long as it lasts (set by
+    /// ``LiveAPIClient/bytes(_:)`` and ``APIClient/download(_:to:resumable:progress:)``).
+    ///
+    /// For such a call, ``timeout`` bounds the wait for the response head only (the body may take
+    /// any time; the transport's idle limits and cancellation still apply), and middlewares never
+    /// hold the whole body: de-duplication steps aside and the cache does not store it.
+    public var streamsResponseBody: Bool = false
+
+    /// Told how much of the request body has been sent, throttled, ending with the whole body
+    /// once the response head has arrived; see ``TransferProgress``.
+    public var uploadProgress: ProgressHandler?
+
     /// Creates options.
     /// - Parameters:
     ///   - timeout: The timeout, or `nil` for the client's default.

@@ -102,6 +102,11 @@ struct RequestTarget {
                 return (HTTPBody(PercentEncoding.formEncode(fields)), "application/x-www-form-urlencoded")
             case .stream(let stream, let contentType):
                 return (stream, contentType)
+            case .file(let url, let contentType):
+                return (try HTTPBody.file(at: url), contentType ?? MediaType.forFile(url))
+            case .multipart(let form):
+                let body = try form.makeBody()
+                return (body, form.contentType)
             }
         }
     }

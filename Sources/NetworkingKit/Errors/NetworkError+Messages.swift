@@ -51,6 +51,13 @@ extension NetworkError: LocalizedError {
             return "The server's answer was too large to load."
         case .decodingFailed:
             return "The server's answer could not be read. Please try again later."
+        case .fileFailed(let failure):
+            switch failure.reason {
+            case .notFound, .notAFile, .notReadable, .changedWhileReading:
+                return "The file could not be read. Check that it still exists and try again."
+            case .notWritable:
+                return "The file could not be saved. Check that there is enough space and try again."
+            }
         case .unknown:
             return "An unexpected error occurred. Please try again."
         }
@@ -90,6 +97,8 @@ extension NetworkError: CustomStringConvertible {
             return "response body larger than \(limit) bytes" + (request.map { ": \($0)" } ?? "")
         case .decodingFailed(let failure):
             return failure.request.map { "\($0): " + failure.description } ?? failure.description
+        case .fileFailed(let failure):
+            return "file failed: \(failure)"
         case .bodyNotReplayable:
             return "a one-shot streamed body cannot be sent twice"
         case .unknown(let error):

@@ -68,6 +68,9 @@ public enum NetworkError: Error, Sendable {
     case decodingFailed(DecodingFailure)
     /// A one-shot streamed body was asked to be sent a second time (by a retry or redirect).
     case bodyNotReplayable
+    /// A local file of the transfer could not be used: a file to upload is missing, unreadable or
+    /// changed size while it was sent, or a download could not be written; see ``FileFailure/reason``.
+    case fileFailed(FileFailure)
     /// An error that is not a `NetworkError`, thrown by a middleware or interceptor of the app.
     case unknown(any Error)
 

@@ -49,12 +49,22 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// How often the body can be read.
     public let iterationBehavior: IterationBehavior
 
+    /// The file the body reads, when it is exactly one whole file (``file(at:)``): a transport
+    /// that can send a file itself (URLSession's upload tasks) does so instead of reading it.
+    package private(set) var fileURL: URL?
+
+    /// Told how many bytes each chunk held as the body is read, for upload progress; a
+    /// transport that sends the body without reading it reports what it sent here itself.
+    package private(set) var sendObserver: (@Sendable (Int64) -> Void)?
+
     /// Creates a buffered body from bytes.
     public init(_ data: Data) {
         self.storage = .buffered(data)
         self.length = .known(Int64(data.count))
         self.iterationBehavior = .multiple
         self.consumed = nil
+        self.fileURL = nil
+        self.sendObserver = nil
     }
 
     /// Creates a buffered body from the UTF-8 bytes of a string.
@@ -100,6 +110,8 @@ public struct HTTPBody: Sendable, AsyncSequence {
         self.length = length
         self.iterationBehavior = iterationBehavior
         self.consumed = iterationBehavior == .single ? LockedState(false) : nil
+        self.fileURL = nil
+        self.sendObserver = nil
     }
 
     /// Whether the body can be sent again, for example by a retry or a redirect.
@@ -126,6 +138,45 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// Starts reading the body. A second read of a single-iteration body throws
     /// ``NetworkError/bodyNotReplayable`` from the iterator's first `next()`.
     public func makeAsyncIterator() -> Iterator {
+        guard let sendObserver else { return makeUnobservedIterator() }
+        var base = makeUnobservedIterator()
+        return Iterator {
+            let chunk = try await base.next()
+            if let chunk { sendObserver(Int64(chunk.count)) }
+            return chunk
+        }
+    }
+
+    /// The same body, telling `observer` the size of each chunk as it is read.
+    package func observingReads(_ observer: @escaping @Sendable (Int64) -> Void) -> HTTPBody {
+        var body = self
+        body.sendObserver = observer
+        return body
+    }
+
+    /// The same body without its observer: for a transport that copies the body somewhere before
+    /// sending it, and reports what it sent itself.
+    package var unobserved: HTTPBody {
+        var body = self
+        body.sendObserver = nil
+        return body
+    }
+
+    /// A body read from the file at `url` in chunks, never whole, with the file's length.
+    ///
+    /// The file is checked now, so a missing or unreadable file fails before a byte is sent; it
+    /// is opened again for each read, so the body can be replayed (by a retry or a redirect). A
+    /// file whose size changes between the check and the end of a read fails that read with
+    /// ``FileFailure/Reason/changedWhileReading(expected:found:)``.
+    /// - Throws: ``NetworkError/fileFailed(_:)``.
+    public static func file(at url: URL) throws -> HTTPBody {
+        let length = try FileChunks.checkedLength(of: url)
+        var body = HTTPBody(FileChunks(url: url, length: length), length: .known(length), iterationBehavior: .multiple)
+        body.fileURL = url
+        return body
+    }
+
+    private func makeUnobservedIterator() -> Iterator {
         switch storage {
         case .buffered(let data):
             var delivered = false

@@ -32,6 +32,7 @@ enum ObservabilityNames {
         case .responseTooLarge: return "response_too_large"
         case .decodingFailed: return "decoding_failed"
         case .bodyNotReplayable: return "body_not_replayable"
+        case .fileFailed: return "file_failed"
         case .unknown: return "unknown"
         }
     }

@@ -20,12 +20,17 @@ public import Foundation
 /// - Cancelling the calling task cancels the URLSession task, during the request and while the
 ///   body is read.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
-///   not only the silence between two packets as `URLRequest.timeoutInterval` does.
+///   not only the silence between two packets as `URLRequest.timeoutInterval` does; for a
+///   streamed answer (`RequestOptions.streamsResponseBody`), the wait for the head, and then the
+///   silence between two packets.
 /// - It never uses a `URLCache` (caching is a middleware's job, the same for every transport) and
 ///   it does not follow redirects: a 3xx answer is returned as it is, for the client to handle.
 ///
-/// A streamed request body is read into memory before it is sent, because URLSession's streamed
-/// uploads are not available on every platform.
+/// A request body is never read into memory whole: a file body (``RequestBody/file(_:contentType:)``)
+/// is sent by an upload task straight from disk, and any other stream (a multipart form with
+/// files, a body of your own) is first copied chunk by chunk to a temporary file that an upload
+/// task sends, then removed: URLSession streams from a file on every platform, but from an
+/// `InputStream` only on some. Upload progress comes from URLSession's own count of bytes sent.
 public final class URLSessionTransport: HTTPTransport {
     /// A transport with the default configuration, shared by clients that do not name one.
     public static let shared = URLSessionTransport()
@@ -87,16 +92,21 @@ public final class URLSessionTransport: HTTPTransport {
         if let timeout {
             urlRequest.timeoutInterval = timeout.timeInterval
         }
-        if let body {
-            // A declared length bounds the read: a stream that yields more is an error.
-            if case .known(let length) = body.length {
-                urlRequest.httpBody = try await body.collect(upTo: Int(clamping: length))
-            } else {
-                urlRequest.httpBody = try await body.collect(upTo: Int.max)
-            }
+        let task: URLSessionTask
+        var spooled: URL?
+        switch body.map(Self.upload(of:)) {
+        case nil:
+            task = session.dataTask(with: urlRequest)
+        case .data(let data)?:
+            urlRequest.httpBody = data
+            task = session.dataTask(with: urlRequest)
+        case .file(let file)?:
+            task = session.uploadTask(with: urlRequest, fromFile: file)
+        case .stream(let stream)?:
+            let file = try await Self.spool(stream)
+            spooled = file
+            task = session.uploadTask(with: urlRequest, fromFile: file)
         }
-
-        let task = session.dataTask(with: urlRequest)
         let (stream, bodyContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         bodyContinuation.onTermination = { termination in
             // The reader stopped early (size limit reached, task cancelled, body dropped).
@@ -111,6 +121,9 @@ public final class URLSessionTransport: HTTPTransport {
                         request: summary,
                         isHead: request.method == .head,
                         limit: context.options.maxResponseBodySize,
+                        headOnlyDeadline: context.options.streamsResponseBody,
+                        sendObserver: body?.sendObserver,
+                        spooledFile: spooled,
                         responseContinuation: continuation,
                         bodyStream: stream,
                         bodyContinuation: bodyContinuation
@@ -130,6 +143,52 @@ public final class URLSessionTransport: HTTPTransport {
             delegate.fail(task, with: .cancelled)
             task.cancel()
         }
+    }
+
+    /// How URLSession is given a request body.
+    private enum Upload {
+        /// Bytes in memory, as `httpBody`.
+        case data(Data)
+        /// A whole file, which an upload task reads from disk itself.
+        case file(URL)
+        /// Any other stream: copied to a temporary file first (see ``spool(_:)``).
+        case stream(HTTPBody)
+    }
+
+    private static func upload(of body: HTTPBody) -> Upload {
+        if let data = body.bufferedData { return .data(data) }
+        if let file = body.fileURL { return .file(file) }
+        return .stream(body)
+    }
+
+    /// Copies a streamed body to a temporary file, chunk by chunk, for an upload task to send.
+    ///
+    /// URLSession streams a body from a file on every platform, but a body from an `InputStream`
+    /// only where the platform's URLSession supports it; a file keeps memory flat everywhere, at
+    /// the cost of one copy on disk, removed when the task ends.
+    private static func spool(_ body: HTTPBody) async throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "NetworkingKit-upload-\(UInt64.random(in: 0...UInt64.max))")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil),
+            let handle = try? FileHandle(forWritingTo: file)
+        else {
+            throw NetworkError.fileFailed(FileFailure(url: file, reason: .notWritable))
+        }
+        do {
+            defer { try? handle.close() }
+            // Not counted as progress: the upload task reports what it really sends.
+            for try await chunk in body.unobserved {
+                do {
+                    try handle.write(contentsOf: chunk)
+                } catch {
+                    throw NetworkError.fileFailed(FileFailure(url: file, reason: .notWritable, underlying: error))
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        return file
     }
 }
 

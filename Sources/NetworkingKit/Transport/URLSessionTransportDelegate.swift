@@ -18,6 +18,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         /// The response size limit (the client's): past it the download is cancelled and nothing
         /// more is kept, since FoundationNetworking delivers without backpressure.
         let limit: Int?
+        /// A streamed answer: the deadline ends when the head arrives.
+        let headOnlyDeadline: Bool
+        /// Told how many request body bytes each `didSendBodyData` sent.
+        let sendObserver: (@Sendable (Int64) -> Void)?
+        /// A temporary copy of the request body, removed when the task ends.
+        let spooledFile: URL?
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
         /// Held only until the response head arrives: once the body is handed out, the reader
         /// owns the stream, and dropping it must cancel the download.
@@ -27,6 +33,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var received: Int64 = 0
         var deadline: Task<Void, Never>?
         var timedOut = false
+
+        /// Releases what the task held once it has ended.
+        func end() {
+            deadline?.cancel()
+            if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
+        }
     }
 
     private let tasks = LockedState<[Int: TaskState]>([:])
@@ -41,7 +53,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled, let self else { return }
             let isRunning = self.tasks.withLock { tasks -> Bool in
-                guard tasks[task.taskIdentifier] != nil else { return false }
+                guard let state = tasks[task.taskIdentifier] else { return false }
+                // A streamed answer's deadline is over once its head has arrived.
+                if state.headOnlyDeadline, state.responseContinuation == nil { return false }
                 tasks[task.taskIdentifier]?.timedOut = true
                 return true
             }
@@ -53,7 +67,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Ends a task's call with `error`, whatever stage it is in; does nothing once it has ended.
     func fail(_ task: URLSessionTask, with error: NetworkError) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.deadline?.cancel()
+        state.end()
         state.responseContinuation?.resume(throwing: error)
         state.bodyContinuation.finish(throwing: error)
     }
@@ -90,6 +104,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             state.responseContinuation = nil
             state.bodyStream = nil
             state.expectedLength = state.isHead ? 0 : expectedLength
+            if state.headOnlyDeadline {
+                state.deadline?.cancel()
+                state.deadline = nil
+            }
             tasks[dataTask.taskIdentifier] = state
             let length: HTTPBody.Length = state.expectedLength.map { .known($0) } ?? .unknown
             return (continuation, HTTPBody(stream, length: length, iterationBehavior: .single))
@@ -142,9 +160,17 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         completionHandler(nil)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard bytesSent > 0, let observer = tasks.withLock({ $0[task.taskIdentifier]?.sendObserver }) else { return }
+        observer(bytesSent)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.deadline?.cancel()
+        state.end()
         if let error {
             let networkError = Self.networkError(for: error, state: state)
             state.responseContinuation?.resume(throwing: networkError)
