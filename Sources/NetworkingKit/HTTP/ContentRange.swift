@@ -2,19 +2,19 @@ import Foundation
 
 /// A `Content-Range` value for bytes (RFC 9110 §14.4): `bytes 200-999/1000`, or `bytes 200-999/*`
 /// when the complete length is unknown.
-struct ContentRange: Hashable {
+package struct ContentRange: Hashable {
     /// The first byte's position.
-    let first: Int64
+    package let first: Int64
     /// The last byte's position (inclusive).
-    let last: Int64
+    package let last: Int64
     /// The complete length of the representation, when the server knows it.
-    let completeLength: Int64?
+    package let completeLength: Int64?
 
     /// The number of bytes in the range.
-    var count: Int64 { last - first + 1 }
+    package var count: Int64 { last - first + 1 }
 
     /// Parses a `bytes` range; `nil` for anything else, an unsatisfied range (`bytes */1000`) included.
-    init?(_ value: String) {
+    package init?(_ value: String) {
         let text = value.trimmingCharacters(in: [" ", "\t"])
         guard text.utf8.count > 6, text.prefix(6).lowercased() == "bytes " else { return nil }
         let spec = text.dropFirst(6)

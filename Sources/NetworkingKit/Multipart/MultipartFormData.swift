@@ -147,13 +147,11 @@ public struct MultipartFormData: Sendable {
         return Data(text.utf8)
     }
 
-    /// Where the boundary occurs in a part held in memory or in a name, if anywhere.
+    /// Where the boundary occurs in a part held in memory, if anywhere. Names and filenames
+    /// cannot hold a delimiter (one starts a line, and their line breaks are escaped).
     private func boundaryConflict() -> String? {
         let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
-            if part.name.contains(boundary) || (part.filename?.contains(boundary) ?? false) {
-                return "the name of part '\(part.name)'"
-            }
             if case .data(let data) = part.content, data.range(of: delimiter) != nil {
                 return "the content of part '\(part.name)'"
             }

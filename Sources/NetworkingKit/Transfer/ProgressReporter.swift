@@ -4,7 +4,7 @@
 /// the count has grown by ``step`` (1% of a known total, at least 64 KiB; 1 MiB when the total
 /// is unknown), and a final one from ``finish()``. Values never decrease: a body sent again by a
 /// retry counts from where it got to, not from zero.
-final class ProgressReporter: Sendable {
+package final class ProgressReporter: Sendable {
     private struct State {
         var completed: Int64
         var total: Int64?
@@ -21,7 +21,7 @@ final class ProgressReporter: Sendable {
     /// - Parameters:
     ///   - completed: Bytes already there (a resumed download's partial file).
     ///   - total: The total, when known.
-    init(completed: Int64 = 0, total: Int64?, handler: @escaping ProgressHandler) {
+    package init(completed: Int64 = 0, total: Int64?, handler: @escaping ProgressHandler) {
         self.handler = handler
         self.state = LockedState(State(completed: completed, total: total))
     }
@@ -32,7 +32,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Sets the total once it is known (a response head arrived), and where the count stands.
-    func start(completed: Int64, total: Int64?) {
+    package func start(completed: Int64, total: Int64?) {
         let event = state.withLock { state -> TransferProgress? in
             state.completed = completed
             state.total = total
@@ -42,7 +42,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Adds `bytes` transferred.
-    func add(_ bytes: Int64) {
+    package func add(_ bytes: Int64) {
         let event = state.withLock { state -> TransferProgress? in
             state.completed += bytes
             // A body sent again (a retry, a redirect) counts again; the total caps it.
@@ -53,7 +53,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Sets the count to `completed` if that is further than it stands (a transport's own total).
-    func advance(to completed: Int64) {
+    package func advance(to completed: Int64) {
         let event = state.withLock { state -> TransferProgress? in
             guard completed > state.completed else { return nil }
             state.completed = completed
@@ -63,7 +63,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Reports the final value: the total when it is known, what was counted otherwise.
-    func finish() {
+    package func finish() {
         let event = state.withLock { state -> TransferProgress? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
