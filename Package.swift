@@ -149,6 +149,7 @@ let package = Package(
                 "DemoAPI",
                 "netkit",
                 "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -35,7 +35,7 @@ enum DemoApplication {
         EchoRoutes().register(on: router)
         EncodingRoutes().register(on: router)
         FileRoutes(state: state).register(on: router)
-        UploadRoutes().register(on: router)
+        UploadRoutes(state: state).register(on: router)
         return router
     }
 

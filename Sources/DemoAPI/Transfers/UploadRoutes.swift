@@ -8,9 +8,14 @@ import NIOCore
 /// independent parser (vapor's MultipartKit), answered with each part's name, filename, content
 /// type, size and SHA-256, so a client test can check its encoder part by part without the
 /// server holding the body: a 1 GiB form costs no more memory than a small one.
+///
+/// `fail_times=N&key=K` answers `503` (after reading the whole body) to the first `N` uploads
+/// of key `K`, for testing that a retry sends the form again.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadRoutes: Sendable {
     static let maxUploadBytes: Int64 = 8 * 1024 * 1024 * 1024
+
+    let state: DemoState
 
     func register(on router: Router<DemoRequestContext>) {
         router.post("/upload/multipart") { request, _ in
@@ -87,6 +92,12 @@ struct UploadRoutes: Sendable {
             } catch {
                 throw APIError.badRequest("The multipart body is malformed.")
             }
+        }
+        if let failures = try request.queryInt("fail_times", in: 0...100), let key = request.query("key"),
+            let attempt = state.stats.recordFaultAttempt(key: key), attempt <= failures
+        {
+            throw APIError(
+                status: .serviceUnavailable, code: "unavailable", message: "Injected 503 for upload \(attempt) of '\(key)'.")
         }
         return try JSONBody.response(Answer(size: total, parts: collector.parts))
     }

@@ -1,0 +1,286 @@
+import Crypto
+import DemoAPI
+import Foundation
+import HTTPTypes
+import NetworkingKit
+import Testing
+
+/// Uploads, multipart forms, downloads and their resumption against DemoAPI, over every
+/// transport, checked by SHA-256 digests and the server's own request counts.
+///
+/// Serialized, and with a generous request timeout: 100 MB transfers over one shared URLSession
+/// (whose libcurl work runs on one queue) would otherwise starve each other on a busy machine.
+@Suite("Transfers against DemoAPI", .serialized, .timeLimit(.minutes(10)))
+struct TransferIntegrationTests {
+    struct PartDigest: Decodable, Equatable {
+        let name: String?
+        let filename: String?
+        let filenameStar: String?
+        let contentType: String?
+        let size: Int64
+        let sha256: String
+    }
+
+    struct MultipartAnswer: Decodable {
+        let size: Int64
+        let parts: [PartDigest]
+    }
+
+    struct DigestReceipt: Decodable {
+        let size: Int64
+        let sha256: String
+    }
+
+    /// A folder of its own, removed afterwards.
+    private static func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nk-it-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    private static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The bytes of `/files/{n}?seed=` at version `version` of its key.
+    private static func fileBytes(seed: UInt64, count: Int, version: UInt64 = 0) -> Data {
+        splitMix64Bytes(seed: seed &+ version &* 0x1000_0000_0000_0001, count: count)
+    }
+
+    private static func form(in folder: URL) throws -> (MultipartFormData, [PartDigest]) {
+        let first = patterned(300_000, salt: 1)
+        let second = patterned(1_000_000, salt: 2)
+        let firstURL = folder.appendingPathComponent("poster.png")
+        let secondURL = folder.appendingPathComponent("notes.txt")
+        try first.write(to: firstURL)
+        try second.write(to: secondURL)
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        form.append(Data(#"{"year":1986}"#.utf8), name: "meta", contentType: "application/json")
+        try form.append(fileAt: firstURL, name: "poster")
+        try form.append(fileAt: secondURL, name: "notes", filename: "résumé \"v2\".txt")
+        let expected = [
+            PartDigest(
+                name: "title", filename: nil, filenameStar: nil, contentType: nil, size: 8,
+                sha256: sha256(Data("Luxo Jr.".utf8))),
+            PartDigest(
+                name: "meta", filename: nil, filenameStar: nil, contentType: "application/json", size: 13,
+                sha256: sha256(Data(#"{"year":1986}"#.utf8))),
+            PartDigest(
+                name: "poster", filename: "poster.png", filenameStar: nil, contentType: "image/png", size: 300_000,
+                sha256: sha256(first)),
+            PartDigest(
+                name: "notes", filename: "résumé %22v2%22.txt", filenameStar: "résumé \"v2\".txt",
+                contentType: "text/plain", size: 1_000_000, sha256: sha256(second)),
+        ]
+        return (form, expected)
+    }
+
+    private static func patterned(_ count: Int, salt: UInt8) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9 &+ Int(salt)) })
+    }
+
+    @Test("a multipart form with text, data and two files arrives part by part", arguments: TransportKind.allCases)
+    func multipart(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let (form, expected) = try Self.form(in: folder)
+                let progress = ProgressRecorder()
+                let answer = try await makeClient(server, kind, timeout: .seconds(600)).upload(
+                    .multipart(form), for: Request<MultipartAnswer>(path: "/upload/multipart", method: .post),
+                    progress: progress.handler)
+                #expect(answer.value.parts == expected)
+                // The exact Content-Length the form declared is what the server read.
+                #expect(try form.makeBody().length == .known(answer.value.size))
+                #expect(progress.isMonotone(endingAt: answer.value.size))
+            }
+        }
+    }
+
+    @Test("a 307 and a retry each send the whole form again, files re-read", arguments: TransportKind.allCases)
+    func multipartReplayed(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let (form, expected) = try Self.form(in: folder)
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let redirected = try await client.upload(
+                    .multipart(form),
+                    for: Request<MultipartAnswer>(
+                        path: "/redirect/307", method: .post, query: [URLQueryItem(name: "to", value: "/upload/multipart")]))
+                #expect(redirected.value.parts == expected)
+                #expect(server.stats.count("POST /redirect/{code}") == 1)
+                #expect(server.stats.count("POST /upload/multipart") == 1)
+
+                let retrying = LiveAPIClient(
+                    configuration: .init(
+                        baseURL: server.baseURL, transport: kind.transport, timeout: .seconds(600),
+                        middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(1)), budget: nil)]))
+                let retried = try await retrying.upload(
+                    .multipart(form),
+                    for: Request<MultipartAnswer>(
+                        path: "/upload/multipart", method: .post,
+                        query: [URLQueryItem(name: "fail_times", value: "1"), URLQueryItem(name: "key", value: "retry")],
+                        headers: ["Idempotency-Key": "form-1"]))
+                #expect(retried.value.parts == expected)
+                #expect(server.stats.count("POST /upload/multipart") == 3)
+            }
+        }
+    }
+
+    @Test("100 MB down to a file and back up from it, digests equal", arguments: TransportKind.allCases)
+    func largeRoundTrip(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let count = 100 * 1024 * 1024
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let destination = folder.appendingPathComponent("big.bin")
+                let downloadProgress = ProgressRecorder()
+                let file = try await client.download(
+                    for: Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "7")]),
+                    to: destination, progress: downloadProgress.handler)
+                #expect(file.size == Int64(count))
+                let expected = Self.sha256(Self.fileBytes(seed: 7, count: count))
+                #expect(Self.sha256(try Data(contentsOf: destination)) == expected)
+                #expect(downloadProgress.isMonotone(endingAt: Int64(count)))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["big.bin"])
+
+                let uploadProgress = ProgressRecorder()
+                let receipt = try await client.upload(
+                    .file(destination), for: Request<DigestReceipt>(path: "/upload", method: .put),
+                    progress: uploadProgress.handler)
+                #expect(receipt.value.size == Int64(count))
+                #expect(receipt.value.sha256 == expected)
+                #expect(uploadProgress.isMonotone(endingAt: Int64(count)))
+            }
+        }
+    }
+
+    @Test("a download cut midway resumes with Range and gives identical bytes", arguments: TransportKind.allCases)
+    func resumesAfterCut(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let count = 3_000_000
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let destination = folder.appendingPathComponent("cut.bin")
+                let request = Request<Data>(
+                    path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "3"), URLQueryItem(name: "cut_at", value: "1000000")])
+                let error = await networkError { _ = try await client.download(for: request, to: destination, resumable: true) }
+                #expect(error?.transportKind == .truncatedBody, "\(String(describing: error))")
+                #expect(!FileManager.default.fileExists(atPath: destination.path))
+                let file = try await client.download(for: request, to: destination, resumable: true)
+                #expect(file.resumedFrom > 0 && file.resumedFrom <= 1_000_000)
+                #expect(file.response.status == .partialContent)
+                #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 3, count: count))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cut.bin"])
+                #expect(server.stats.count("GET /files/{n}") == 2)
+            }
+        }
+    }
+
+    @Test("a server that ignores Range, and a file replaced on the server, start over", arguments: TransportKind.allCases)
+    func startsOver(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let count = 2_000_000
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let destination = folder.appendingPathComponent("f.bin")
+                let ignoring = Request<Data>(
+                    path: "/files/\(count)",
+                    query: [URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"), URLQueryItem(name: "ranges", value: "ignore")])
+                _ = await networkError { _ = try await client.download(for: ignoring, to: destination, resumable: true) }
+                var file = try await client.download(for: ignoring, to: destination, resumable: true)
+                #expect(file.resumedFrom == 0 && file.response.status == .ok)
+                #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 4, count: count))
+
+                let versioned = Request<Data>(
+                    path: "/files/\(count)",
+                    query: [URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"), URLQueryItem(name: "key", value: "k")])
+                _ = await networkError { _ = try await client.download(for: versioned, to: destination, resumable: true) }
+                _ = try await client.send(Request<EmptyResponse>(path: "/files/versions/k", method: .post))
+                file = try await client.download(for: versioned, to: destination, resumable: true)
+                #expect(file.resumedFrom == 0 && file.response.status == .ok)
+                #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 4, count: count, version: 1))
+            }
+        }
+    }
+
+    @Test("cancelling the task mid-download keeps a resumable partial file and nothing at the destination", arguments: TransportKind.allCases)
+    func cancellation(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let count = 20_000_000
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let destination = folder.appendingPathComponent("c.bin")
+                let request = Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "9")])
+                let download = Task {
+                    try await client.download(for: request, to: destination, resumable: true) { progress in
+                        // Called in the downloading task: once bytes have landed, that task is cancelled.
+                        if progress.completed > 0 { withUnsafeCurrentTask { $0?.cancel() } }
+                    }
+                }
+                let error = await networkError { _ = try await download.value }
+                guard case .cancelled? = error else {
+                    Issue.record("expected cancelled, got \(String(describing: error))")
+                    return
+                }
+                #expect(!FileManager.default.fileExists(atPath: destination.path))
+                let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                #expect(kept == [".c.bin.nkdownload", ".c.bin.nkdownload.json"])
+                let file = try await client.download(for: request, to: destination, resumable: true)
+                #expect(file.resumedFrom > 0)
+                #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 9, count: count))
+            }
+        }
+    }
+
+    @Test("a missing file fails before a byte is sent", arguments: TransportKind.allCases)
+    func missingFile(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).bin")
+            let error = await networkError {
+                _ = try await makeClient(server, kind, timeout: .seconds(600)).upload(.file(missing), for: Request<DigestReceipt>(path: "/upload", method: .put))
+            }
+            guard case .fileFailed(let failure)? = error else {
+                Issue.record("expected fileFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.reason == .notFound)
+            #expect(server.stats.snapshot.total == 0)
+        }
+    }
+
+    @Test("bytes() streams a body far larger than the size limit, chunk by chunk", arguments: TransportKind.allCases)
+    func streamsPastLimit(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, timeout: .seconds(600), maxResponseBodySize: 1024)
+            let answer = try await client.bytes(for: Request<Data>(path: "/files/5000000", query: [URLQueryItem(name: "seed", value: "1")]))
+            #expect(answer.headerFields[.acceptRanges] == "bytes")
+            var hasher = SHA256()
+            var size = 0
+            for try await chunk in answer.body {
+                hasher.update(data: chunk)
+                size += chunk.count
+            }
+            #expect(size == 5_000_000)
+            #expect(hasher.finalize().map { String(format: "%02x", $0) }.joined() == Self.sha256(Self.fileBytes(seed: 1, count: 5_000_000)))
+        }
+    }
+}
+
+/// Collects progress values from a handler.
+final class ProgressRecorder: Sendable {
+    private let values = LockedState<[TransferProgress]>([])
+
+    var handler: ProgressHandler {
+        { [values] progress in values.withLock { $0.append(progress) } }
+    }
+
+    /// Whether the values never go down and the last is `total` of `total`.
+    func isMonotone(endingAt total: Int64) -> Bool {
+        let all = values.withLock { $0 }
+        let completed = all.map(\.completed)
+        return !all.isEmpty && zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }
+            && all.last == TransferProgress(completed: total, total: total)
+    }
+}
