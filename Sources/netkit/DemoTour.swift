@@ -10,6 +10,33 @@ private struct Profile: Decodable, Sendable {
     let displayName: String
 }
 
+/// What `POST /upload/multipart` answers.
+private struct UploadedForm: Decodable, Sendable {
+    struct Part: Decodable, Sendable {
+        let name: String
+        let size: Int
+    }
+
+    let parts: [Part]
+}
+
+/// Progress values, shown as a few percentages.
+private final class ProgressSteps: Sendable {
+    private let values = LockedState<[TransferProgress]>([])
+
+    var handler: ProgressHandler {
+        { [values] progress in values.withLock { $0.append(progress) } }
+    }
+
+    /// `12% -> 50% -> 100% (9 events)`.
+    var summary: String {
+        let all = values.withLock { $0 }
+        guard !all.isEmpty else { return "no events" }
+        let shown = [all[0], all[all.count / 2], all[all.count - 1]].compactMap { $0.fraction.map { "\(Int($0 * 100))%" } }
+        return shown.joined(separator: " -> ") + " (\(all.count) events)"
+    }
+}
+
 /// The steps of `netkit demo`, each a call an app would make, printed so a person can follow.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoTour {
@@ -162,8 +189,46 @@ struct DemoTour {
         let receipt = try await films.rate(filmID: "up", rating: 5, comment: "Adventure is out there!")
         detail("average \(receipt.averageRating) from \(receipt.ratingsCount) rating(s)")
 
+        try await transfers()
+
         print("")
         print("Done: \(server.stats.snapshot.total) requests reached DemoAPI, all through LiveAPIClient.")
+    }
+
+    /// A multipart upload and a download broken midway then resumed, with their progress.
+    private mutating func transfers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = client()
+
+        section("A multipart upload, files streamed from disk", "POST /upload/multipart")
+        let poster = folder.appendingPathComponent("poster.png")
+        try Data(repeating: 0x89, count: 3 * 1024 * 1024).write(to: poster)
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        try form.append(fileAt: poster, name: "poster")
+        let sent = ProgressSteps()
+        let uploaded = try await plain.upload(
+            .multipart(form), for: Request<UploadedForm>(path: "/upload/multipart", method: .post), progress: sent.handler)
+        detail("progress: \(sent.summary)")
+        detail(
+            "the server read \(uploaded.value.parts.count) parts: "
+                + uploaded.value.parts.map { "\($0.name) (\($0.size) bytes)" }.joined(separator: ", "))
+
+        section("A download cut midway, then resumed", "GET /files/8388608?cut_at=3000000")
+        let destination = folder.appendingPathComponent("reel.bin")
+        let file = Request<Data>(
+            path: "/files/8388608", query: [URLQueryItem(name: "seed", value: "1"), URLQueryItem(name: "cut_at", value: "3000000")])
+        do {
+            _ = try await plain.download(for: file, to: destination, resumable: true)
+        } catch let error as NetworkError {
+            detail("first try: \(error.localizedDescription) The partial file is kept.")
+        }
+        let received = ProgressSteps()
+        let resumed = try await plain.download(for: file, to: destination, resumable: true, progress: received.handler)
+        detail("second try asked for the rest (Range + If-Range): \(resumed.response.status.code), continued from byte \(resumed.resumedFrom)")
+        detail("progress: \(received.summary); \(resumed.size) bytes at \(destination.lastPathComponent)")
     }
 
     private mutating func section(_ title: String, _ call: String) {

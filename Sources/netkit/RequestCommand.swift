@@ -10,7 +10,10 @@ struct RequestCommand: AsyncParsableCommand {
         commandName: "request",
         abstract: "Send one request through NetworkingKit and show the answer.",
         discussion: """
-            Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed).
+            Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed),
+            or saves the body to a file with -o (and continues an interrupted download with -C).
+            Files given with --data @path and --form name=@path are streamed from disk. A progress bar
+            is drawn on standard error when it is a terminal.
             Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer,
             3, 4 or 5 for a 3xx, 4xx or 5xx answer, and 1 when no answer arrived.
             """
@@ -28,8 +31,17 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "A JSON body, sent with Content-Type: application/json.")
     var json: String?
 
-    @Option(help: "A raw body: text, or @path to send a file's bytes.")
+    @Option(help: "A raw body: text, or @path to stream a file from disk.")
     var data: String?
+
+    @Option(help: "A multipart/form-data field (repeatable): name=value, or name=@path[;type=content/type] for a file streamed from disk.")
+    var form: [String] = []
+
+    @Option(name: .shortAndLong, help: "Save the answer's body to this file (written beside it, moved into place when complete) instead of printing it.")
+    var output: String?
+
+    @Flag(name: .customShort("C"), help: "With --output: keep an interrupted download and continue it next time (Range + If-Range).")
+    var `continue` = false
 
     @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
     var transport: TransportChoice = .ahc
@@ -63,6 +75,9 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard (0...10).contains(retry) else {
             throw CLIError.usage("bad --retry \(retry): expected 0 to 10")
+        }
+        if `continue`, output == nil {
+            throw CLIError.usage("-C/--continue needs -o/--output: a download can only be continued into a file")
         }
     }
 
@@ -110,10 +125,16 @@ struct RequestCommand: AsyncParsableCommand {
             print("> (via \(transport.displayName))")
         }
 
+        if let output {
+            try await download(with: client, request: prepared.request, to: output)
+            return
+        }
         let response: HTTPResponse
         let body: Data
         do {
-            let answer = try await client.response(for: prepared.request)
+            var request = prepared.request
+            request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
+            let answer = try await client.response(for: request)
             (response, body) = (answer.response, answer.data)
         } catch let error as NetworkError {
             guard let failure = error.failure else { throw CLIError(error) }
@@ -130,6 +151,36 @@ struct RequestCommand: AsyncParsableCommand {
         if statusClass != 2 {
             throw ExitCode(statusClass)
         }
+    }
+
+    /// `-o FILE`: the body streamed to a file, with a progress bar on a terminal; the status line
+    /// and headers printed as for any answer.
+    private func download(with client: LiveAPIClient, request: Request<Data>, to output: String) async throws {
+        let destination = URL(fileURLWithPath: output)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: destination.deletingLastPathComponent().path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else {
+            throw CLIError.usage("bad --output '\(output)': its folder does not exist")
+        }
+        var request = request
+        request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
+        let file: DownloadedFile
+        do {
+            file = try await client.download(
+                for: request, to: destination, resumable: `continue`,
+                progress: ProgressBar.forTerminal(label: "download")?.handler)
+        } catch let error as NetworkError {
+            guard let failure = error.failure else { throw CLIError(error) }
+            print(ResponsePrinter.statusLine(failure.response))
+            ResponsePrinter.headerLines(failure.response.headerFields).forEach { print($0) }
+            throw ExitCode(Int32(failure.status.code / 100))
+        }
+        print(ResponsePrinter.statusLine(file.response))
+        ResponsePrinter.headerLines(file.response.headerFields).forEach { print($0) }
+        print("")
+        let resumed = file.resumedFrom > 0 ? " (continued from byte \(file.resumedFrom))" : ""
+        print("Saved \(file.size) bytes to \(output)\(resumed)")
     }
 
     private struct Prepared {
@@ -193,8 +244,8 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     private func requestBody() throws -> RequestBody? {
-        if json != nil, data != nil {
-            throw CLIError.usage("use either --json or --data, not both")
+        guard [json != nil, data != nil, !form.isEmpty].filter({ $0 }).count <= 1 else {
+            throw CLIError.usage("use one of --json, --data or --form")
         }
         if let json {
             do {
@@ -204,14 +255,56 @@ struct RequestCommand: AsyncParsableCommand {
             }
             return .data(Data(json.utf8), contentType: "application/json")
         }
+        if !form.isEmpty { return .multipart(try multipartForm()) }
         guard let data else { return nil }
         guard data.hasPrefix("@") else { return .text(data) }
-        let path = String(data.dropFirst())
-        do {
-            return .data(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw CLIError.usage("cannot read '\(path)': \(Self.reason(for: error))")
+        // Streamed from disk, never read whole; checked now so a bad path is one clear line.
+        let file = try checkedFile(String(data.dropFirst()))
+        return .file(file, contentType: "application/octet-stream")
+    }
+
+    /// `--form name=value` and `--form name=@path[;type=...]`, in order.
+    private func multipartForm() throws -> MultipartFormData {
+        var multipart = MultipartFormData()
+        for field in form {
+            guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
+                throw CLIError.usage("bad --form '\(ControlCharacters.printable(field))': expected name=value or name=@path")
+            }
+            let name = String(field[..<equals])
+            let value = String(field[field.index(after: equals)...])
+            guard value.hasPrefix("@") else {
+                multipart.append(value, name: name)
+                continue
+            }
+            var path = String(value.dropFirst())
+            var contentType: String?
+            if let semicolon = path.range(of: ";type=", options: .backwards) {
+                contentType = String(path[semicolon.upperBound...])
+                path = String(path[..<semicolon.lowerBound])
+                guard let type = contentType, !type.isEmpty, ControlCharacters.first(in: type) == nil else {
+                    throw CLIError.usage("bad --form '\(ControlCharacters.printable(field))': empty or invalid type")
+                }
+            }
+            try multipart.append(fileAt: checkedFile(path), name: name, contentType: contentType)
         }
+        return multipart
+    }
+
+    /// The file at `path`, or a usage error saying why it cannot be sent.
+    private func checkedFile(_ path: String) throws -> URL {
+        let file = URL(fileURLWithPath: path)
+        do {
+            _ = try HTTPBody.file(at: file)
+        } catch NetworkError.fileFailed(let failure) {
+            let reason: String
+            switch failure.reason {
+            case .notFound: reason = "no such file"
+            case .notAFile: reason = "not a regular file"
+            default: reason = failure.underlying.map(Self.reason(for:)) ?? "the file could not be read"
+            }
+            throw CLIError.usage("cannot read '\(path)': \(reason)")
+        }
+        return file
     }
 
     /// What the library said was wrong with a header, without its "invalid request:" prefix.

@@ -114,8 +114,9 @@ struct TransferIntegrationTests {
 
                 let retrying = LiveAPIClient(
                     configuration: .init(
-                        baseURL: server.baseURL, transport: kind.transport, timeout: .seconds(600),
-                        middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(1)), budget: nil)]))
+                        baseURL: server.baseURL, transport: kind.transport,
+                        middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(1)), budget: nil)],
+                        timeout: .seconds(600)))
                 let retried = try await retrying.upload(
                     .multipart(form),
                     for: Request<MultipartAnswer>(

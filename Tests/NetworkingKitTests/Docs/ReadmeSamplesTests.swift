@@ -148,6 +148,56 @@ private enum ReadmeSamples {
     }
 }
 
+/// The endpoints the transfers sample uses.
+private enum UploadsAPI: APIEndpoint {
+    case create
+    case file(id: Int)
+    case export
+
+    var path: String {
+        switch self {
+        case .create: "/uploads"
+        case .file(let id): "/uploads/\(id)"
+        case .export: "/exports/latest"
+        }
+    }
+    var method: HTTPMethod {
+        if case .create = self { return .post }
+        return .get
+    }
+}
+
+private struct UploadReceipt: Decodable, Sendable {
+    let id: Int
+}
+
+private func consume(_ chunk: Data) {}
+
+extension ReadmeSamples {
+    static func transfers(client: LiveAPIClient, posterURL: URL, destination: URL) async throws {
+        // <readme-sample>
+        // A multipart form: files are read from disk in chunks, and again for a retry or a 307.
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        try form.append(fileAt: posterURL, name: "poster")            // image/png, from the extension
+        let receipt = try await client.upload(.multipart(form), to: UploadsAPI.create, as: UploadReceipt.self) { progress in
+            print(progress)                                          // 1048576 of 4194304 bytes (25%)
+        }
+
+        // A download to disk: a hidden temporary file, moved into place only when complete. With
+        // `resumable`, a broken download keeps its bytes and the next call asks for the rest.
+        let file = try await client.download(UploadsAPI.file(id: receipt.value.id), to: destination, resumable: true)
+        print(file.size, file.resumedFrom)
+
+        // A streamed answer: the head at once, the body as it arrives, no size limit unless asked.
+        let answer = try await client.bytes(UploadsAPI.export)
+        for try await chunk in answer.body {
+            consume(chunk)
+        }
+        // </readme-sample>
+    }
+}
+
 @Suite("README samples")
 struct ReadmeSamplesTests {
     /// The Swift blocks of the README, without their import lines.

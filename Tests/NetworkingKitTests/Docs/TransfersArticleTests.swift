@@ -1,0 +1,94 @@
+import Foundation
+import NetworkingKit
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The Swift samples of the Transfers DocC article, compiled: each sits between `article-sample`
+// markers, exactly as in the article, and the test below fails when they differ.
+
+private struct UploadReceipt: Decodable, Sendable {
+    let id: Int
+}
+
+private enum TransfersArticleSamples {
+    static func upload(client: LiveAPIClient, posterURL: URL, scriptURL: URL) async throws {
+        // <article-sample>
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        form.append(Data(#"{"year":1986}"#.utf8), name: "meta", contentType: "application/json")
+        try form.append(fileAt: posterURL, name: "poster")
+        try form.append(fileAt: scriptURL, name: "script", filename: "script – final.pdf")
+
+        let receipt = try await client.upload(.multipart(form), for: Request<UploadReceipt>(path: "/uploads", method: .post)) { progress in
+            print(progress.fraction ?? 0)
+        }
+        // </article-sample>
+        _ = receipt
+    }
+
+    static func download(client: LiveAPIClient, trailerURL: URL) async throws {
+        // <article-sample>
+        do {
+            let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL, resumable: true) { progress in
+                print(progress)
+            }
+            print("\(file.size) bytes, \(file.resumedFrom) of them from an earlier try")
+        } catch NetworkError.transport(let failure) where failure.kind == .truncatedBody {
+            // The partial file is kept: the next call with `resumable: true` asks only for the rest.
+        }
+        // </article-sample>
+    }
+
+    static func stream(client: LiveAPIClient) async throws {
+        // <article-sample>
+        let answer = try await client.bytes(for: Request<Data>(path: "/logs/tail"))
+        print(answer.status)
+        for try await chunk in answer.body {
+            print(String(decoding: chunk, as: UTF8.self), terminator: "")
+        }
+        // </article-sample>
+    }
+
+    static func progress(client: LiveAPIClient, trailerURL: URL) async throws {
+        // <article-sample>
+        let (updates, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
+        let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
+            continuation.yield(progress)
+        }
+        continuation.finish()
+        for await update in updates {
+            print(update.completed)
+        }
+        print(file.location)
+        // </article-sample>
+    }
+}
+
+@Suite("Transfers article samples")
+struct TransfersArticleTests {
+    @Test("every Swift sample of Transfers.md is compiled here, unchanged")
+    func samplesMatch() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/NetworkingKit/NetworkingKit.docc/Transfers.md"), encoding: .utf8)
+        let samples = article.components(separatedBy: "```swift\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let compiled = source.components(separatedBy: "// <" + "article-sample>\n").dropFirst().compactMap { part in
+            part.components(separatedBy: "// </" + "article-sample>").first.map { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }
+                    .joined(separator: "\n") + "\n"
+            }
+        }
+        #expect(samples.count == compiled.count, "the article has \(samples.count) samples; \(compiled.count) are compiled")
+        for (index, (sample, copy)) in zip(samples, compiled).enumerated() {
+            #expect(sample == copy, "Transfers.md sample \(index + 1) differs from its compiled copy")
+        }
+    }
+}
