@@ -105,22 +105,28 @@ struct EchoRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func uploadHashesTheBody() async throws {
         try await withDemoRouter { client, _ in
-            // Published FNV-1a 64 test vectors.
+            // Published FNV-1a 64 and SHA-256 test vectors.
             try await client.execute(uri: "/upload", method: .post, body: ByteBuffer(string: "a")) { response in
-                #expect(response.json == .object(["size": .number(1), "fnv1a64": .string("af63dc4c8601ec8c")]))
+                #expect(
+                    response.json
+                        == .object([
+                            "size": .number(1), "fnv1a64": .string("af63dc4c8601ec8c"),
+                            "sha256": .string("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"),
+                        ]))
             }
             try await client.execute(uri: "/upload", method: .put, body: ByteBuffer(string: "foobar")) { response in
                 #expect(response.json["fnv1a64"] == .string("85944171f73967e8"))
             }
             try await client.execute(uri: "/upload", method: .post) { response in
-                #expect(response.json == .object(["size": .number(0), "fnv1a64": .string("cbf29ce484222325")]))
+                #expect(response.json["fnv1a64"] == .string("cbf29ce484222325"))
+                #expect(response.json["sha256"] == .string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
             }
             // 3 MiB, over Hummingbird's 2 MiB decoding default, arrives in many chunks.
             let big = ByteBuffer(repeating: 0x42, count: 3 * 1024 * 1024)
             try await client.execute(uri: "/upload", method: .post, body: big) { response in
                 #expect(response.json["size"] == .number(3 * 1024 * 1024))
             }
-            try await client.execute(uri: "/upload", method: .post, headers: [.contentLength: "268435457"]) { response in
+            try await client.execute(uri: "/upload", method: .post, headers: [.contentLength: "8589934593"]) { response in
                 #expect(response.status == .contentTooLarge)
             }
         }
