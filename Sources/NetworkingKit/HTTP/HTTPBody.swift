@@ -49,13 +49,27 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// How often the body can be read.
     public let iterationBehavior: IterationBehavior
 
+    /// What few bodies have (a file, an observer), behind one reference so that every other
+    /// body stays as small as it was: bodies are passed through every middleware of every call.
+    private final class Extras: Sendable {
+        let fileURL: URL?
+        let sendObserver: (@Sendable (Int64) -> Void)?
+
+        init(fileURL: URL?, sendObserver: (@Sendable (Int64) -> Void)?) {
+            self.fileURL = fileURL
+            self.sendObserver = sendObserver
+        }
+    }
+
+    private var extras: Extras?
+
     /// The file the body reads, when it is exactly one whole file (``file(at:)``): a transport
     /// that can send a file itself (URLSession's upload tasks) does so instead of reading it.
-    package private(set) var fileURL: URL?
+    package var fileURL: URL? { extras?.fileURL }
 
     /// Told how many bytes each chunk held as the body is read, for upload progress; a
     /// transport that sends the body without reading it reports what it sent here itself.
-    package private(set) var sendObserver: (@Sendable (Int64) -> Void)?
+    package var sendObserver: (@Sendable (Int64) -> Void)? { extras?.sendObserver }
 
     /// Creates a buffered body from bytes.
     public init(_ data: Data) {
@@ -63,8 +77,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
         self.length = .known(Int64(data.count))
         self.iterationBehavior = .multiple
         self.consumed = nil
-        self.fileURL = nil
-        self.sendObserver = nil
+        self.extras = nil
     }
 
     /// Creates a buffered body from the UTF-8 bytes of a string.
@@ -110,8 +123,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
         self.length = length
         self.iterationBehavior = iterationBehavior
         self.consumed = iterationBehavior == .single ? LockedState(false) : nil
-        self.fileURL = nil
-        self.sendObserver = nil
+        self.extras = nil
     }
 
     /// Whether the body can be sent again, for example by a retry or a redirect.
@@ -150,7 +162,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// The same body, telling `observer` the size of each chunk as it is read.
     package func observingReads(_ observer: @escaping @Sendable (Int64) -> Void) -> HTTPBody {
         var body = self
-        body.sendObserver = observer
+        body.extras = Extras(fileURL: fileURL, sendObserver: observer)
         return body
     }
 
@@ -158,7 +170,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// sending it, and reports what it sent itself.
     package var unobserved: HTTPBody {
         var body = self
-        body.sendObserver = nil
+        body.extras = fileURL.map { Extras(fileURL: $0, sendObserver: nil) }
         return body
     }
 
@@ -172,7 +184,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
     public static func file(at url: URL) throws -> HTTPBody {
         let length = try FileChunks.checkedLength(of: url)
         var body = HTTPBody(FileChunks(url: url, length: length), length: .known(length), iterationBehavior: .multiple)
-        body.fileURL = url
+        body.extras = Extras(fileURL: url, sendObserver: nil)
         return body
     }
 
