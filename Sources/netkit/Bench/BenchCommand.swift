@@ -43,6 +43,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
 
+    @Option(help: "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over AsyncHTTPClientTransport.")
+    var download: Int?
+
+    @Option(help: "With --download and --url, the path of the file on that server (default: /files/{n}).")
+    var downloadPath: String?
+
     /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
     /// with exit status 64 rather than a usage dump (see ``CLIError``).
     private func checkOptions() throws {
@@ -59,12 +65,21 @@ struct BenchCommand: AsyncParsableCommand {
             throw CLIError.usage("bad --soak \(soak): expected 1 to 10000000")
         }
         if let url { _ = try Self.baseURL(url) }
+        if let download, download < 1 {
+            throw CLIError.usage("bad --download \(download): expected a number of bytes above 0")
+        }
     }
 
     func run() async throws {
         try checkOptions()
         do {
-            if let url {
+            if let download {
+                if let url {
+                    try await measureDownload(baseURL: Self.baseURL(url), size: download)
+                } else {
+                    try await DemoServer.withServer { server in try await measureDownload(baseURL: server.baseURL, size: download) }
+                }
+            } else if let url {
                 try await measure(baseURL: Self.baseURL(url), server: "the server at \(url)")
             } else {
                 try await DemoServer.withServer { server in
@@ -79,6 +94,18 @@ struct BenchCommand: AsyncParsableCommand {
             // A status or decoding failure of the bare-transport scenario, or a server that would not start.
             throw CLIError("the benchmark failed: \(error)")
         }
+    }
+
+    private func measureDownload(baseURL: URL, size: Int) async throws {
+        let path = downloadPath ?? "/files/\(size)"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        print("netkit bench --download: GET \(path) to a file, \(rounds) rounds each, interleaved, against \(baseURL).")
+        let url = baseURL.appendingPathComponent(String(path.drop { $0 == "/" }))
+        let (raw, client) = try await BenchDownload(url: url, folder: folder).measure(rounds: rounds)
+        print(String(format: "  raw AsyncHTTPClient, write(2) per buffer: %8.1f MB/s", raw))
+        print(String(format: "  LiveAPIClient.download:                 %8.1f MB/s  (%.2f of raw)", client, client / raw))
     }
 
     private func measure(baseURL: URL, server: String) async throws {

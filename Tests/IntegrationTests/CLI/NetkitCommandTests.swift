@@ -187,6 +187,39 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("-o saves the body to a file, -C continues a cut download, --form sends a multipart form", arguments: ["ahc", "urlsession"])
+    func transfers(transport: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withDemoServer { server in
+            let output = folder.appendingPathComponent("film.bin").path
+            let url = "\(server.baseURL.absoluteString)/files/300000?seed=6&cut_at=100000"
+            let cut = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])
+            #expect(cut.status == 1, "\(cut.error)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            let resumed = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])
+            #expect(resumed.status == 0, "\(resumed.error)")
+            #expect(resumed.output.contains("HTTP 206 Partial Content"))
+            #expect(resumed.output.contains("Saved 300000 bytes to \(output) (continued from byte"))
+            // Standard error is a pipe here, not a terminal: no progress bar.
+            #expect(resumed.error.isEmpty)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == splitMix64Bytes(seed: 6, count: 300_000))
+
+            let poster = folder.appendingPathComponent("poster.png")
+            try Data("png bytes".utf8).write(to: poster)
+            let form = try await Self.netkit([
+                "request", "POST", "\(server.baseURL.absoluteString)/upload/multipart", "--transport", transport,
+                "--form", "title=Luxo Jr.", "--form", "poster=@\(poster.path)", "--form", "notes=@\(poster.path);type=text/plain",
+            ])
+            #expect(form.status == 0, "\(form.error)")
+            #expect(form.output.contains(#""name" : "title""#))
+            #expect(form.output.contains(#""filename" : "poster.png""#))
+            #expect(form.output.contains(#""content_type" : "image/png""#))
+            #expect(form.output.contains(#""content_type" : "text/plain""#))
+        }
+    }
+
     @Test("--curl prints a runnable command with credentials and declared parameters redacted")
     func curl() async throws {
         try await withDemoServer { server in
@@ -284,6 +317,11 @@ struct NetkitCommandTests {
             (["request", "GET", "http://127.0.0.1:1/x", "--timeout", "0"], "bad timeout"),
             (["request", "GET", "http://127.0.0.1:1/x", "--max-size=-1"], "bad --max-size"),
             (["request", "GET", "http://127.0.0.1:1/x", "--retry", "11"], "bad --retry"),
+            (["request", "GET", "http://127.0.0.1:1/x", "-C"], "needs -o/--output"),
+            (["request", "GET", "http://127.0.0.1:1/x", "-o", "/nonexistent/folder/f"], "folder does not exist"),
+            (["request", "POST", "http://127.0.0.1:1/x", "--form", "f=@/nonexistent/file.png"], "cannot read"),
+            (["request", "POST", "http://127.0.0.1:1/x", "--form", "novalue"], "bad --form"),
+            (["request", "POST", "http://127.0.0.1:1/x", "--form", "a=b", "--json", "{}"], "use one of"),
             (["bench", "--concurrency", "0"], "bad --concurrency"),
             (["bench", "--requests", "0"], "bad --requests"),
             (["bench", "--rounds", "51"], "bad --rounds"),

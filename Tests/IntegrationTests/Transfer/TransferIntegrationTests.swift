@@ -3,6 +3,7 @@ import DemoAPI
 import Foundation
 import HTTPTypes
 import NetworkingKit
+import NetworkingKitTesting
 import Testing
 
 /// Uploads, multipart forms, downloads and their resumption against DemoAPI, over every
@@ -266,22 +267,5 @@ struct TransferIntegrationTests {
             #expect(size == 5_000_000)
             #expect(hasher.finalize().map { String(format: "%02x", $0) }.joined() == Self.sha256(Self.fileBytes(seed: 1, count: 5_000_000)))
         }
-    }
-}
-
-/// Collects progress values from a handler.
-final class ProgressRecorder: Sendable {
-    private let values = LockedState<[TransferProgress]>([])
-
-    var handler: ProgressHandler {
-        { [values] progress in values.withLock { $0.append(progress) } }
-    }
-
-    /// Whether the values never go down and the last is `total` of `total`.
-    func isMonotone(endingAt total: Int64) -> Bool {
-        let all = values.withLock { $0 }
-        let completed = all.map(\.completed)
-        return !all.isEmpty && zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }
-            && all.last == TransferProgress(completed: total, total: total)
     }
 }

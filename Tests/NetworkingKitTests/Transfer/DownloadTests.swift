@@ -57,12 +57,12 @@ struct DownloadTests {
         defer { folder.cleanup() }
         let data = patternedData(300_000)
         let (client, _) = client(LockedState(StubFileServer(data: data)))
-        let progress = ProgressLog()
+        let progress = ProgressRecorder()
         let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, progress: progress.handler)
         #expect(try Data(contentsOf: destination) == data)
         #expect(file.size == 300_000 && file.resumedFrom == 0 && file.location == destination)
         #expect(progress.isMonotone(endingAt: 300_000))
-        #expect(progress.all.count < 10)
+        #expect(progress.values.count < 10)
         #expect(folder.names == ["film.bin"])
     }
 
@@ -100,7 +100,7 @@ struct DownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(folder.names == [".film.bin.nkdownload", ".film.bin.nkdownload.json"])
 
-        let progress = ProgressLog()
+        let progress = ProgressRecorder()
         let file = try await client.download(
             for: Request<Data>(path: "/film"), to: destination, resumable: true, progress: progress.handler)
         #expect(try Data(contentsOf: destination) == data)
@@ -109,7 +109,7 @@ struct DownloadTests {
         let resumed = try #require(transport.requests.last)
         #expect(resumed.header("Range") == "bytes=70000-")
         #expect(resumed.header("If-Range") == "\"v1\"")
-        #expect(progress.all.first?.completed == 70_000)
+        #expect(progress.values.first?.completed == 70_000)
         #expect(progress.isMonotone(endingAt: 200_000))
         #expect(folder.names == ["film.bin"])
     }

@@ -86,7 +86,7 @@ struct StreamedResponseTests {
         ) { request in
             request.attempt == 1 ? .status(.serviceUnavailable) : .json(#"{"ok":true}"#)
         }
-        let progress = ProgressLog()
+        let progress = ProgressRecorder()
         let answer = try await client.upload(
             .file(file), for: Request<EmptyResponse>(path: "/posters/7", method: .put), progress: progress.handler)
         #expect(answer.status == .ok)
@@ -145,27 +145,27 @@ struct StreamedResponseTests {
 struct TransferProgressTests {
     @Test("events come at every 1% of a known total (at least 64 KiB), never decrease, and end at the total")
     func throttled() {
-        let log = ProgressLog()
+        let log = ProgressRecorder()
         let total: Int64 = 10 * 1024 * 1024
         let reporter = ProgressReporter(total: total, handler: log.handler)
         for _ in 0..<(total / 1024) { reporter.add(1024) }
         reporter.finish()
         reporter.finish()
-        #expect(log.all.count <= 101)
-        #expect(log.all.count >= 99)
+        #expect(log.values.count <= 101)
+        #expect(log.values.count >= 99)
         #expect(log.isMonotone(endingAt: total))
-        #expect(log.all.last?.fraction == 1)
+        #expect(log.values.last?.fraction == 1)
     }
 
     @Test("an unknown total reports every MiB and ends with what was counted as the total")
     func unknownTotal() {
-        let log = ProgressLog()
+        let log = ProgressRecorder()
         let reporter = ProgressReporter(total: nil, handler: log.handler)
         for _ in 0..<(3 * 1024 + 10) { reporter.add(1024) }
-        #expect(log.all.allSatisfy { $0.total == nil && $0.fraction == nil })
+        #expect(log.values.allSatisfy { $0.total == nil && $0.fraction == nil })
         reporter.finish()
         #expect(log.isMonotone(endingAt: 3 * 1024 * 1024 + 10 * 1024))
-        #expect(log.all.count == 5)
+        #expect(log.values.count == 5)
     }
 
     @Test("a progress value reads as a person would say it; an empty transfer is complete")

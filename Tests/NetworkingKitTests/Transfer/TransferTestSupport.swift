@@ -32,22 +32,3 @@ struct TemporaryFolder {
 func patternedData(_ count: Int, salt: UInt8 = 0) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(salt)) })
 }
-
-/// Collects progress values from a handler, in the order they came.
-final class ProgressLog: Sendable {
-    private let values = LockedState<[TransferProgress]>([])
-
-    var handler: ProgressHandler {
-        { [values] progress in values.withLock { $0.append(progress) } }
-    }
-
-    var all: [TransferProgress] { values.withLock { $0 } }
-
-    /// Whether the values never go down and the last is `total` of `total`.
-    func isMonotone(endingAt total: Int64) -> Bool {
-        let all = all
-        let completed = all.map(\.completed)
-        return !all.isEmpty && zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }
-            && all.last == TransferProgress(completed: total, total: total)
-    }
-}
