@@ -1,0 +1,114 @@
+import Foundation
+
+/// Parses `text/event-stream` bytes into events exactly as the WHATWG HTML standard's
+/// "server-sent events" section says (§9.2.6, "interpreting an event stream"), chunk by chunk.
+///
+/// - Lines end in CR, LF or CRLF, also across chunks; one leading BOM is dropped.
+/// - A line starting with `:` is a comment; a line without a colon is a field with an empty value;
+///   one space after the colon is dropped.
+/// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event ID (ignored
+///   when it contains NUL) and it carries over to later events; `retry` counts only when it is all
+///   ASCII digits; other fields are ignored.
+/// - An event is dispatched only at a blank line, and only if it has data; an event cut off by the
+///   end of the stream is dropped.
+/// - Memory is bounded: a line or an event's data longer than `maxEventSize` bytes throws.
+struct ServerSentEventParser {
+    /// An event or a line larger than the limit.
+    struct EventTooLarge: Error {}
+
+    let maxEventSize: Int
+    private var splitter: LineSplitter
+    private var sawFirstLine = false
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var eventType: String?
+    private var pendingRetry: Int?
+
+    /// The last event ID, kept across events and reconnections.
+    private(set) var lastEventID = ""
+    /// The reconnection time the stream asked for, in milliseconds.
+    private(set) var retry: Int?
+
+    init(maxEventSize: Int, lastEventID: String = "") {
+        self.maxEventSize = maxEventSize
+        self.splitter = LineSplitter(maxLineLength: maxEventSize)
+        self.lastEventID = lastEventID
+    }
+
+    /// The events `chunk` completes.
+    mutating func events(in chunk: Data) throws(EventTooLarge) -> [ServerSentEvent] {
+        let lines: [[UInt8]]
+        do {
+            lines = try splitter.lines(in: chunk)
+        } catch {
+            throw EventTooLarge()
+        }
+        var events: [ServerSentEvent] = []
+        for var line in lines {
+            if !sawFirstLine {
+                sawFirstLine = true
+                if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            }
+            if let event = try process(line) { events.append(event) }
+        }
+        return events
+    }
+
+    /// At the end of the stream: an event not closed by a blank line is dropped, as the standard says.
+    mutating func finish() {
+        _ = splitter.finish()
+        resetEvent()
+        sawFirstLine = false
+    }
+
+    private mutating func process(_ line: [UInt8]) throws(EventTooLarge) -> ServerSentEvent? {
+        guard !line.isEmpty else { return dispatch() }
+        if line[0] == UInt8(ascii: ":") { return nil }
+        let name: [UInt8]
+        var value: ArraySlice<UInt8>
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            name = Array(line[..<colon])
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            name = line
+            value = []
+        }
+        switch String(decoding: name, as: UTF8.self) {
+        case "event":
+            eventType = String(decoding: value, as: UTF8.self)
+        case "data":
+            guard data.count + value.count + 1 <= maxEventSize else { throw EventTooLarge() }
+            data.append(contentsOf: value)
+            data.append(UInt8(ascii: "\n"))
+            hasData = true
+        case "id":
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            {
+                retry = milliseconds
+                pendingRetry = milliseconds
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func dispatch() -> ServerSentEvent? {
+        defer { resetEvent() }
+        guard hasData else { return nil }
+        if data.last == UInt8(ascii: "\n") { data.removeLast() }
+        let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"
+        return ServerSentEvent(event: type, data: String(decoding: data, as: UTF8.self), id: lastEventID, retry: pendingRetry)
+    }
+
+    private mutating func resetEvent() {
+        data.removeAll(keepingCapacity: true)
+        hasData = false
+        eventType = nil
+        pendingRetry = nil
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+@Suite("events() and lines()")
+struct StreamingClientTests {
+    private static func eventStream(_ text: String, cutShort: Bool = false) -> StubResponse {
+        let data = Data(text.utf8)
+        if cutShort {
+            return .truncated(data, declaredLength: data.count + 100, headers: ["Content-Type": "text/event-stream"])
+        }
+        return StubResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], body: HTTPBody(data))
+    }
+
+    private static func options(_ clock: ImmediateClock) -> EventStreamOptions {
+        var options = EventStreamOptions()
+        options.clock = clock
+        options.random = { 1 }
+        return options
+    }
+
+    @Test("a dropped stream reconnects after the server's retry with Last-Event-ID, and a 204 ends it")
+    func reconnects() async throws {
+        let clock = ImmediateClock()
+        let (client, transport) = makeClient { request in
+            switch request.header("Last-Event-ID") {
+            case nil: return Self.eventStream("retry: 250\nid: 1\ndata: one\n\nid: 2\ndata: two\n\ndata: cut", cutShort: true)
+            case "2": return Self.eventStream("id: 3\ndata: three\n\n")
+            default: return .status(.noContent)
+            }
+        }
+        var received: [ServerSentEvent] = []
+        for try await event in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) {
+            received.append(event)
+        }
+        #expect(received.map(\.data) == ["one", "two", "three"])
+        #expect(received.map(\.id) == ["1", "2", "3"])
+        #expect(received.first?.retry == 250)
+        #expect(transport.requests.map { $0.header("Last-Event-ID") } == [nil, "2", "3"])
+        #expect(transport.requests.allSatisfy { $0.header("Accept") == "text/event-stream" })
+        #expect(clock.sleeps == [.milliseconds(250), .milliseconds(250)])
+    }
+
+    @Test("reconnections that bring no event back off, doubling, and stop at the limit with the last error")
+    func backsOff() async throws {
+        let clock = ImmediateClock()
+        let (client, transport) = makeClient { _ in Self.eventStream(": nothing yet\n", cutShort: true) }
+        var options = Self.options(clock)
+        options.maxReconnects = 3
+        options.defaultRetry = .seconds(1)
+        do {
+            for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+            Issue.record("the stream never gave up")
+        } catch NetworkError.transport(let failure) {
+            #expect(failure.kind == .truncatedBody)
+        }
+        #expect(transport.requests.count == 4)
+        #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
+    }
+
+    @Test("a non-2xx answer or another content type ends the stream with an error, without reconnecting")
+    func failures() async throws {
+        let (client, transport) = makeClient { request in
+            request.path.hasSuffix("/missing") ? .json(#"{"message":"no feed"}"#, status: .notFound) : .text("hello")
+        }
+        do {
+            for try await _ in client.events(for: Request<Data>(path: "/missing")) {}
+            Issue.record("a 404 streamed")
+        } catch NetworkError.notFound {}
+        do {
+            for try await _ in client.events(for: Request<Data>(path: "/text")) {}
+            Issue.record("text/plain streamed")
+        } catch NetworkError.decodingFailed(let failure) {
+            #expect(failure.reason.contains("not text/event-stream"))
+        }
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test("an event over the limit ends the stream with responseTooLarge")
+    func tooLarge() async throws {
+        let (client, _) = makeClient { _ in Self.eventStream("data: " + String(repeating: "x", count: 5000) + "\n\n") }
+        var options = EventStreamOptions()
+        options.maxEventSize = 1000
+        do {
+            for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+            Issue.record("a huge event was accepted")
+        } catch NetworkError.responseTooLarge(let limit, _) {
+            #expect(limit == 1000)
+        }
+    }
+
+    struct Item: Decodable, Sendable, Equatable {
+        let id: Int
+    }
+
+    @Test("JSON lines decode one per line, CRLF and blank lines included, with the client's decoder")
+    func jsonLines() async throws {
+        let (client, _) = makeClient { _ in .text("{\"id\":1}\r\n\n{\"id\":2}\n{\"id\":3}", contentType: "application/x-ndjson") }
+        var items: [Item] = []
+        for try await item in client.lines(for: Request<Data>(path: "/items"), as: Item.self) {
+            items.append(item)
+        }
+        #expect(items == [Item(id: 1), Item(id: 2), Item(id: 3)])
+    }
+
+    @Test("a bad line is a decoding error naming its line number; a line over the limit is responseTooLarge")
+    func jsonLineErrors() async throws {
+        let (client, _) = makeClient { request in
+            request.path.hasSuffix("/bad") ? .text("{\"id\":1}\n{\"id\":\"two\"}\n") : .text(String(repeating: "1", count: 300))
+        }
+        var seen: [Item] = []
+        do {
+            for try await item in client.lines(for: Request<Data>(path: "/bad"), as: Item.self) { seen.append(item) }
+            Issue.record("a bad line decoded")
+        } catch NetworkError.decodingFailed(let failure) {
+            #expect(failure.reason.hasPrefix("line 2:"))
+            #expect(failure.codingPath == "id")
+        }
+        #expect(seen == [Item(id: 1)])
+        do {
+            for try await _ in client.lines(for: Request<Data>(path: "/long"), as: Item.self, maxLineLength: 100) {}
+            Issue.record("a long line was accepted")
+        } catch NetworkError.responseTooLarge(let limit, _) {
+            #expect(limit == 100)
+        }
+    }
+}
