@@ -1,0 +1,73 @@
+import HTTPTypes  // names `HTTPField`, which Hummingbird does not re-export
+import Hummingbird
+import NIOCore
+
+/// Live answers: `/events`, a Server-Sent Events stream, and `/ndjson`, JSON lines.
+///
+/// `/events?count=N` sends events `1...N` (`id: i`, `event: tick`, `data: {"n":i}`), starting after
+/// the request's `Last-Event-ID`, so a client that reconnects continues where it was; once every
+/// event has been sent, a reconnection is answered `204` (no more). `drop_after=K` closes the
+/// connection after `K` events of each connection, midway; `retry=MS` sends a `retry:` field first.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct StreamRoutes: Sendable {
+    static let maxEvents = 100_000
+    // A valid token, so the initializer cannot fail.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+
+    func register(on router: Router<DemoRequestContext>) {
+        router.get("/events") { request, context in
+            try events(request, context)
+        }
+        router.get("/ndjson") { request, _ in
+            try ndjson(request)
+        }
+    }
+
+    private func events(_ request: Request, _ context: DemoRequestContext) throws -> Response {
+        let count = try request.queryInt("count", in: 0...Self.maxEvents) ?? 10
+        let dropAfter = try request.queryInt("drop_after", in: 1...Self.maxEvents)
+        let retry = try request.queryInt("retry", in: 0...600_000)
+        let lastID = request.headers[Self.lastEventID].flatMap { Int($0) } ?? 0
+        guard lastID < count else { return Response(status: .noContent) }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        let channel = context.channel
+        let body = ResponseBody { writer in
+            if let retry { try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n")) }
+            var sent = 0
+            for id in (lastID + 1)...count {
+                try await writer.write(ByteBuffer(string: "id: \(id)\nevent: tick\ndata: {\"n\":\(id)}\n\n"))
+                sent += 1
+                if let dropAfter, sent == dropAfter, id < count {
+                    // As /faults/truncated: what was written goes out, then the connection ends.
+                    channel.close(promise: nil)
+                    try await channel.closeFuture.get()
+                    throw DeliberateTruncation()
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// `count` lines of `{"id":i,"title":"Item i"}`.
+    private func ndjson(_ request: Request) throws -> Response {
+        let count = try request.queryInt("count", in: 0...1_000_000) ?? 10
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-ndjson"
+        let body = ResponseBody { writer in
+            var buffer = ByteBuffer()
+            for id in stride(from: 1, through: count, by: 1) {
+                buffer.writeString("{\"id\":\(id),\"title\":\"Item \(id)\"}\n")
+                if buffer.readableBytes >= 16 * 1024 {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

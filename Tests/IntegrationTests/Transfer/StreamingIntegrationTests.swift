@@ -1,0 +1,48 @@
+import DemoAPI
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+/// Server-Sent Events and JSON lines against DemoAPI, over every transport.
+@Suite("Live answers against DemoAPI", .timeLimit(.minutes(5)))
+struct StreamingIntegrationTests {
+    struct Item: Decodable, Sendable, Equatable {
+        let id: Int
+        let title: String
+    }
+
+    @Test("an event stream dropped twice midway continues from Last-Event-ID and ends with the server's 204", arguments: TransportKind.allCases)
+    func events(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            var options = EventStreamOptions()
+            options.clock = ImmediateClock()
+            let stream = makeClient(server, kind, timeout: .seconds(600)).events(
+                for: Request<Data>(
+                    path: "/events",
+                    query: [URLQueryItem(name: "count", value: "10"), URLQueryItem(name: "drop_after", value: "4"), URLQueryItem(name: "retry", value: "5")]),
+                options: options)
+            var received: [ServerSentEvent] = []
+            for try await event in stream { received.append(event) }
+            #expect(received.map(\.id) == (1...10).map(String.init))
+            #expect(received.map(\.data) == (1...10).map { "{\"n\":\($0)}" })
+            #expect(received.allSatisfy { $0.event == "tick" })
+            // 1-4, 5-8, 9-10, then a 204: four connections.
+            #expect(server.stats.count("GET /events") == 4)
+        }
+    }
+
+    @Test("JSON lines arrive decoded, 10,000 of them", arguments: TransportKind.allCases)
+    func jsonLines(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            var count = 0
+            for try await item in makeClient(server, kind, timeout: .seconds(600)).lines(
+                for: Request<Data>(path: "/ndjson", query: [URLQueryItem(name: "count", value: "10000")]), as: Item.self)
+            {
+                count += 1
+                #expect(item == Item(id: count, title: "Item \(count)"))
+            }
+            #expect(count == 10_000)
+        }
+    }
+}
