@@ -1,3 +1,4 @@
+import ExampleServices
 import Foundation
 import NetworkingKit
 import Testing
@@ -48,6 +49,17 @@ private enum TransfersArticleSamples {
         print(answer.status)
         for try await chunk in answer.body {
             print(String(decoding: chunk, as: UTF8.self), terminator: "")
+        }
+        // </article-sample>
+    }
+
+    static func live(client: LiveAPIClient) async throws {
+        // <article-sample>
+        for try await event in client.events(for: Request<Data>(path: "/feed")) where event.event == "tick" {
+            print(event.id, event.data)
+        }
+        for try await todo in client.lines(for: Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
+            print(todo.title)
         }
         // </article-sample>
     }
