@@ -46,3 +46,27 @@ struct StreamingIntegrationTests {
         }
     }
 }
+
+/// Link-header pagination against DemoAPI's `/todos`, over every transport.
+@Suite("Pages against DemoAPI", .timeLimit(.minutes(5)))
+struct PagesIntegrationTests {
+    struct Todo: Decodable, Sendable {
+        let id: Int
+    }
+
+    @Test("pages(following:) walks /todos by its Link header to the last page", arguments: TransportKind.allCases)
+    func todos(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, timeout: .seconds(600))
+            var ids: [Int] = []
+            for try await todo in client.pages(
+                following: Request<[Todo]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "30")])
+            ).items {
+                ids.append(todo.id)
+            }
+            #expect(ids == Array(1...ids.count))
+            #expect(ids.count >= 100)
+            #expect(server.stats.count("GET /todos") == (ids.count + 29) / 30)
+        }
+    }
+}
