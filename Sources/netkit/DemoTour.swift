@@ -190,6 +190,7 @@ struct DemoTour {
         detail("average \(receipt.averageRating) from \(receipt.ratingsCount) rating(s)")
 
         try await transfers()
+        try await liveAnswers()
 
         print("")
         print("Done: \(server.stats.snapshot.total) requests reached DemoAPI, all through LiveAPIClient.")
@@ -229,6 +230,29 @@ struct DemoTour {
         let resumed = try await plain.download(for: file, to: destination, resumable: true, progress: received.handler)
         detail("second try asked for the rest (Range + If-Range): \(resumed.response.status.code), continued from byte \(resumed.resumedFrom)")
         detail("progress: \(received.summary); \(resumed.size) bytes at \(destination.lastPathComponent)")
+    }
+
+    /// A list read page by page, and an event stream that survives a dropped connection.
+    private mutating func liveAnswers() async throws {
+        let plain = client()
+        section("A list in pages, followed by its Link header", "GET /todos?limit=50")
+        var count = 0
+        for try await _ in plain.pages(following: Request<[TodoDTO]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "50")])).items {
+            count += 1
+        }
+        detail("\(count) todos in \(server.stats.count("GET /todos")) pages, each asked for by the previous page's rel=\"next\"")
+
+        section("A live event stream that survives a drop", "GET /events?count=6&drop_after=3")
+        var options = EventStreamOptions()
+        options.defaultRetry = .milliseconds(100)
+        var ids: [String] = []
+        let events = plain.events(
+            for: Request<Data>(
+                path: "/events", query: [URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "drop_after", value: "3")]),
+            options: options)
+        for try await event in events { ids.append(event.id) }
+        detail("events \(ids.joined(separator: ", ")): the server dropped the connection after 3; the client reconnected")
+        detail("with Last-Event-ID: 3 and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)")
     }
 
     private mutating func section(_ title: String, _ call: String) {

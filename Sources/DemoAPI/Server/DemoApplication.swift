@@ -37,6 +37,7 @@ enum DemoApplication {
         FileRoutes(state: state).register(on: router)
         UploadRoutes(state: state).register(on: router)
         StreamRoutes().register(on: router)
+        TodoPageRoutes(state: state).register(on: router)
         return router
     }
 

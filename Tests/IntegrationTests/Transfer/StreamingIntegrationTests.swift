@@ -69,4 +69,38 @@ struct PagesIntegrationTests {
             #expect(server.stats.count("GET /todos") == (ids.count + 29) / 30)
         }
     }
+
+    struct Todo2: Decodable, Sendable, Equatable {
+        let id: Int
+        let title: String
+    }
+
+    struct CursorPage: Decodable, Sendable {
+        let items: [Todo2]
+        let nextCursor: String?
+    }
+
+    @Test("all todos by a page number in the body and by a cursor, page counts checked at the server", arguments: TransportKind.allCases)
+    func numberedAndCursor(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, timeout: .seconds(600))
+            let all = try await client.send(Request<[Todo2]>(path: "/todos"))
+            let limit = URLQueryItem(name: "limit", value: "25")
+
+            var numbered: [Todo2] = []
+            for try await todo in client.pages(numbered: Request<PaginatedResponse<Todo2>>(path: "/pages/todos", query: [limit])).items(\.data) {
+                numbered.append(todo)
+            }
+            #expect(numbered == all)
+            #expect(server.stats.count("GET /pages/todos") == (all.count + 24) / 25)
+
+            let cursorPages = client.pages(Request<CursorPage>(path: "/cursor/todos", query: [limit])) { page in
+                page.value.nextCursor.map { Request(path: "/cursor/todos", query: [limit, URLQueryItem(name: "cursor", value: $0)]) }
+            }
+            var byCursor: [Todo2] = []
+            for try await todo in cursorPages.items(\.items) { byCursor.append(todo) }
+            #expect(byCursor == all)
+            #expect(server.stats.count("GET /cursor/todos") == (all.count + 24) / 25)
+        }
+    }
 }

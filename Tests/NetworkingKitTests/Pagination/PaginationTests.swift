@@ -98,4 +98,21 @@ struct PaginationTests {
         #expect(items == ["a", "b", "c"])
         #expect(mock.calls.map(\.queryItems) == [[], [URLQueryItem(name: "cursor", value: "c1")]])
     }
+
+    @Test("pages(numbered:) asks for page 2, 3... keeping the other parameters, and stops at totalPages")
+    func numbered() async throws {
+        let mock = MockAPIClient()
+        mock.stub(
+            PaginatedResponse<Int>.self,
+            answers: [
+                .value(PaginatedResponse(data: [1, 2], page: 1, totalPages: 3, totalCount: 5)),
+                .value(PaginatedResponse(data: [3, 4], page: 2, totalPages: 3, totalCount: 5)),
+                .value(PaginatedResponse(data: [5], page: 3, totalPages: 3, totalCount: 5)),
+            ])
+        let first = Request<PaginatedResponse<Int>>(path: "/n", query: [URLQueryItem(name: "limit", value: "2")])
+        var items: [Int] = []
+        for try await item in mock.pages(numbered: first).items(\.data) { items.append(item) }
+        #expect(items == [1, 2, 3, 4, 5])
+        #expect(mock.calls.map { $0.queryItems.map(\.value) } == [["2"], ["2", "2"], ["2", "3"]])
+    }
 }
