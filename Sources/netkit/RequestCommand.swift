@@ -11,7 +11,8 @@ struct RequestCommand: AsyncParsableCommand {
         abstract: "Send one request through NetworkingKit and show the answer.",
         discussion: """
             Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed),
-            or saves the body to a file with -o (and continues an interrupted download with -C).
+            or saves the body to a file with -o (and continues an interrupted download with -C). With --events,
+            the answer is printed as it arrives (Server-Sent Events one by one, JSON lines as they come).
             Files given with --data @path and --form name=@path are streamed from disk. A progress bar
             is drawn on standard error when it is a terminal.
             Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer,
@@ -36,6 +37,9 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Option(help: "A multipart/form-data field (repeatable): name=value, or name=@path[;type=content/type] for a file streamed from disk.")
     var form: [String] = []
+
+    @Flag(name: [.customLong("events"), .customLong("live")], help: "Print the answer as it arrives: Server-Sent Events one by one, anything else (JSON lines) chunk by chunk; for answers that never end.")
+    var live = false
 
     @Option(name: .shortAndLong, help: "Save the answer's body to this file (written beside it, moved into place when complete) instead of printing it.")
     var output: String?
@@ -134,6 +138,15 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             var request = prepared.request
             request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
+            if live {
+                // Streamed: never stored by --cache-dir, no size limit, shown as it arrives.
+                let answer = try await client.bytes(for: request)
+                print(ResponsePrinter.statusLine(answer.response))
+                ResponsePrinter.headerLines(answer.headerFields).forEach { print($0) }
+                print("")
+                try await Self.printLive(answer)
+                return
+            }
             let answer = try await client.response(for: request)
             (response, body) = (answer.response, answer.data)
         } catch let error as NetworkError {
@@ -150,6 +163,32 @@ struct RequestCommand: AsyncParsableCommand {
         let statusClass = Int32(response.status.code / 100)
         if statusClass != 2 {
             throw ExitCode(statusClass)
+        }
+    }
+
+    /// Prints each event (`event`, `id`, `data` lines and a blank line) of a `text/event-stream`
+    /// answer, or each chunk of any other (JSON lines), as soon as it arrives.
+    private static func printLive(_ answer: StreamedResponse) async throws {
+        guard answer.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") == true else {
+            for try await chunk in answer.body {
+                print(String(decoding: chunk, as: UTF8.self), terminator: "")
+                fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
+            }
+            return
+        }
+        var parser = ServerSentEventParser(maxEventSize: 1024 * 1024)
+        do {
+            for try await chunk in answer.body {
+                for event in try parser.events(in: chunk) {
+                    var lines = ["event: \(event.event)"]
+                    if !event.id.isEmpty { lines.append("id: \(event.id)") }
+                    lines += event.data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }
+                    print(lines.joined(separator: "\n") + "\n")
+                }
+                fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
+            }
+        } catch is ServerSentEventParser.EventTooLarge {
+            throw CLIError("an event is larger than 1 MiB")
         }
     }
 

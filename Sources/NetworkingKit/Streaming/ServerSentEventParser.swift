@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Parses `text/event-stream` bytes into events exactly as the WHATWG HTML standard's
 /// "server-sent events" section says (§9.2.6, "interpreting an event stream"), chunk by chunk.
@@ -12,9 +12,9 @@ import Foundation
 /// - An event is dispatched only at a blank line, and only if it has data; an event cut off by the
 ///   end of the stream is dropped.
 /// - Memory is bounded: a line or an event's data longer than `maxEventSize` bytes throws.
-struct ServerSentEventParser {
+package struct ServerSentEventParser {
     /// An event or a line larger than the limit.
-    struct EventTooLarge: Error {}
+    package struct EventTooLarge: Error {}
 
     let maxEventSize: Int
     private var splitter: LineSplitter
@@ -29,14 +29,14 @@ struct ServerSentEventParser {
     /// The reconnection time the stream asked for, in milliseconds.
     private(set) var retry: Int?
 
-    init(maxEventSize: Int, lastEventID: String = "") {
+    package init(maxEventSize: Int, lastEventID: String = "") {
         self.maxEventSize = maxEventSize
         self.splitter = LineSplitter(maxLineLength: maxEventSize)
         self.lastEventID = lastEventID
     }
 
     /// The events `chunk` completes.
-    mutating func events(in chunk: Data) throws(EventTooLarge) -> [ServerSentEvent] {
+    package mutating func events(in chunk: Data) throws(EventTooLarge) -> [ServerSentEvent] {
         let lines: [[UInt8]]
         do {
             lines = try splitter.lines(in: chunk)
@@ -55,7 +55,7 @@ struct ServerSentEventParser {
     }
 
     /// At the end of the stream: an event not closed by a blank line is dropped, as the standard says.
-    mutating func finish() {
+    package mutating func finish() {
         _ = splitter.finish()
         resetEvent()
         sawFirstLine = false

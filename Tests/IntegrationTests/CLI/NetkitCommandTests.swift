@@ -220,6 +220,18 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("request --events prints Server-Sent Events and JSON lines as they arrive", arguments: ["ahc", "urlsession"])
+    func liveAnswers(transport: String) async throws {
+        try await withDemoServer { server in
+            let events = try await Self.netkit(["request", "GET", "\(server.baseURL.absoluteString)/events?count=3", "--events", "--transport", transport])
+            #expect(events.status == 0, "\(events.error)")
+            #expect(events.output.contains("event: tick\nid: 3\ndata: {\"n\":3}\n"))
+            let lines = try await Self.netkit(["request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--events", "--transport", transport])
+            #expect(lines.status == 0, "\(lines.error)")
+            #expect(lines.output.hasSuffix("{\"id\":1,\"title\":\"Item 1\"}\n{\"id\":2,\"title\":\"Item 2\"}\n"))
+        }
+    }
+
     @Test("--curl prints a runnable command with credentials and declared parameters redacted")
     func curl() async throws {
         try await withDemoServer { server in
