@@ -113,7 +113,6 @@ struct EchoRoutes: Sendable {
                 sha256.update(bufferPointer: $0)
             }
         }
-        let digest = sha256.finalize().map { String(format: "%02x", $0) }.joined()
-        return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest, sha256: digest))
+        return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest, sha256: sha256.finalize().hexDigest))
     }
 }

@@ -52,7 +52,7 @@ struct UploadRoutes: Sendable {
         var size: Int64 = 0
 
         func complete() {
-            var part = PartDigest(size: size, sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined())
+            var part = PartDigest(size: size, sha256: hasher.finalize().hexDigest)
             for (name, value) in headers {
                 switch name.lowercased() {
                 case "content-type": part.contentType = value
@@ -144,5 +144,12 @@ enum DispositionParameters {
         let pieces = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
         guard pieces.count == 3, pieces[0].lowercased() == "utf-8" else { return nil }
         return pieces[2].removingPercentEncoding
+    }
+}
+
+extension SHA256.Digest {
+    /// The digest as lowercase hex, as `/upload` and `/upload/multipart` report it.
+    var hexDigest: String {
+        map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -100,9 +100,12 @@ public struct MultipartFormData: Sendable {
     /// ``contentType`` always describe the body that ``makeBody()`` builds.
     private mutating func add(_ part: Part) {
         parts.append(part)
-        while fixedBoundary == nil, boundaryConflict() != nil {
+        // Only the new part can collide with a boundary the others were checked against; a new
+        // boundary is checked against them all.
+        guard fixedBoundary == nil, Self.contains(part, boundary: boundary) else { return }
+        repeat {
             randomBoundary = Self.makeBoundary()
-        }
+        } while boundaryConflict() != nil
     }
 
     /// The body, ready to send: its length is exact when every part's is known.
@@ -150,13 +153,13 @@ public struct MultipartFormData: Sendable {
     /// Where the boundary occurs in a part held in memory, if anywhere. Names and filenames
     /// cannot hold a delimiter (one starts a line, and their line breaks are escaped).
     private func boundaryConflict() -> String? {
-        let delimiter = Data("--\(boundary)".utf8)
-        for part in parts {
-            if case .data(let data) = part.content, data.range(of: delimiter) != nil {
-                return "the content of part '\(part.name)'"
-            }
-        }
-        return nil
+        parts.first { Self.contains($0, boundary: boundary) }.map { "the content of part '\($0.name)'" }
+    }
+
+    /// Whether a part held in memory contains the delimiter of `boundary`.
+    private static func contains(_ part: Part, boundary: String) -> Bool {
+        guard case .data(let data) = part.content else { return false }
+        return data.range(of: Data("--\(boundary)".utf8)) != nil
     }
 
     /// `"` as `%22`, CR as `%0D`, LF as `%0A`: the escaping of the HTML standard's form encoding.

@@ -110,11 +110,10 @@ private struct Downloader {
         start: ContinuousClock.Instant
     ) async throws -> DownloadedFile {
         let url = answer.request.url?.absoluteString ?? ""
-        let complete = total
         let handle = try partial.open(
             appending: offset > 0, url: url, validator: PartialDownload.validator(of: answer.response))
-        let reporter = progress.map { ProgressReporter(completed: offset, total: complete, handler: $0) }
-        reporter?.start(completed: offset, total: complete)
+        let reporter = progress.map { ProgressReporter(completed: offset, total: total, handler: $0) }
+        reporter?.start(completed: offset, total: total)
         var written = offset
         do {
             for try await chunk in answer.body {
@@ -126,7 +125,7 @@ private struct Downloader {
                 written += Int64(chunk.count)
                 reporter?.add(Int64(chunk.count))
             }
-            if let complete, written != complete {
+            if let complete = total, written != complete {
                 throw NetworkError.transport(
                     TransportFailure(
                         kind: written < complete ? .truncatedBody : .invalidResponse,

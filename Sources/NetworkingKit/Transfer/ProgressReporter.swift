@@ -52,16 +52,6 @@ package final class ProgressReporter: Sendable {
         event.map(handler)
     }
 
-    /// Sets the count to `completed` if that is further than it stands (a transport's own total).
-    package func advance(to completed: Int64) {
-        let event = state.withLock { state -> TransferProgress? in
-            guard completed > state.completed else { return nil }
-            state.completed = completed
-            return Self.event(&state, force: false)
-        }
-        event.map(handler)
-    }
-
     /// Reports the final value: the total when it is known, what was counted otherwise.
     package func finish() {
         let event = state.withLock { state -> TransferProgress? in
