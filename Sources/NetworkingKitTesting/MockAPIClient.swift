@@ -32,7 +32,7 @@ public final class MockAPIClient: APIClient {
     /// A scripted answer with its value's type erased.
     struct ErasedAnswer: Sendable {
         enum Outcome: Sendable {
-            case value(any Sendable, data: Data)
+            case value(any Sendable, data: Data, status: HTTPResponse.Status, headers: HTTPFields)
             case failure(NetworkError)
         }
 
@@ -112,7 +112,9 @@ public final class MockAPIClient: APIClient {
         let erased = answers.map { answer in
             switch answer {
             case .value(let value):
-                ErasedAnswer(outcome: .value(value, data: encodedData(value)), typeName: typeName)
+                ErasedAnswer(outcome: .value(value, data: encodedData(value), status: .ok, headers: [:]), typeName: typeName)
+            case .response(let value, let status, let headers):
+                ErasedAnswer(outcome: .value(value, data: encodedData(value), status: status, headers: headers), typeName: typeName)
             case .failure(let error):
                 ErasedAnswer(outcome: .failure(error), typeName: typeName)
             }
@@ -154,7 +156,7 @@ public final class MockAPIClient: APIClient {
             path: endpoint.path, method: endpoint.method, queryItems: endpoint.queryItems ?? [],
             headers: endpoint.headers, body: captured.body, responseType: String(describing: Data.self),
             url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
-        return streamed(try answer(call, as: Data.self, encodingError: captured.error))
+        return streamed(try answer(call, as: Data.self, encodingError: captured.error, contentType: "application/octet-stream"))
     }
 
     /// Records the call and answers it from the script with `Data`, as a stream of one chunk.
@@ -164,13 +166,11 @@ public final class MockAPIClient: APIClient {
             path: request.path, method: request.method, queryItems: request.query,
             headers: request.headers, body: captured.body, responseType: String(describing: Data.self),
             url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
-        return streamed(try answer(call, as: Data.self, encodingError: captured.error))
+        return streamed(try answer(call, as: Data.self, encodingError: captured.error, contentType: "application/octet-stream"))
     }
 
     private func streamed(_ response: Response<Data>) -> StreamedResponse {
-        var head = response.response
-        head.headerFields[.contentType] = "application/octet-stream"
-        return StreamedResponse(request: response.request, response: head, body: HTTPBody(response.value))
+        StreamedResponse(request: response.request, response: response.response, body: HTTPBody(response.value))
     }
 
     private struct Captured {
@@ -199,7 +199,10 @@ public final class MockAPIClient: APIClient {
         return captured
     }
 
-    private func answer<T: Sendable>(_ call: Call, as type: T.Type, encodingError: NetworkError?) throws -> Response<T> {
+    /// - Parameter contentType: The `Content-Type` of a value's encoded bytes, unless the stub gave one.
+    private func answer<T: Sendable>(
+        _ call: Call, as type: T.Type, encodingError: NetworkError?, contentType: String = "application/json"
+    ) throws -> Response<T> {
         let chosen: ErasedAnswer? = state.withLock { state in
             state.calls.append(call)
             // Endpoint stubs first, then type stubs; the newest of each kind first.
@@ -217,15 +220,14 @@ public final class MockAPIClient: APIClient {
         switch chosen.outcome {
         case .failure(let error):
             throw error
-        case .value(let value, let data):
+        case .value(let value, let data, let status, var fields):
             guard let typed = value as? T else {
                 throw NetworkError.unknown(ScriptError.typeMismatch(call, scripted: chosen.typeName))
             }
-            var fields = HTTPFields()
-            if !data.isEmpty { fields[.contentType] = "application/json" }
+            if !data.isEmpty, fields[.contentType] == nil { fields[.contentType] = contentType }
             return Response(
                 value: typed, request: RequestSummary(method: call.method, url: call.url),
-                response: HTTPResponse(status: .ok, headerFields: fields), data: data, duration: .zero)
+                response: HTTPResponse(status: status, headerFields: fields), data: data, duration: .zero)
         }
     }
 }

@@ -111,10 +111,23 @@ extension MockAPIClient {
         }
     }
 
-    /// One scripted answer: a value or an error.
+    /// One scripted answer: a value, a value with the status and header fields of its response,
+    /// or an error.
+    ///
+    /// ```swift
+    /// // Two pages linked by a `Link` header, for `pages(following:)`.
+    /// let link = HTTPField.Name("Link")!
+    /// mock.stub([Todo].self, answers: [
+    ///     .response(firstPage, headers: [link: "<https://mock.invalid/todos?page=2>; rel=\"next\""]),
+    ///     .value(lastPage),
+    /// ])
+    /// ```
     public enum Answer<Value: Sendable>: Sendable {
         /// The call returns this value, in a `200 OK` response.
         case value(Value)
+        /// The call returns this value in a response with this status and these header fields
+        /// (a `Content-Type` of `application/json` is added when the value is encoded and none is given).
+        case response(Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
         /// The call throws this error.
         case failure(NetworkError)
     }

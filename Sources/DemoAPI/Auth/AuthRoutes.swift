@@ -96,6 +96,13 @@ struct AuthRoutes: Sendable {
     }
 
     private func me(_ request: Request) throws -> Response {
+        let user = try Self.authenticatedUser(request, state: state)
+        return try JSONBody.response(Me(username: user.username, displayName: user.displayName))
+    }
+
+    /// The user whose valid access token `request` carries as a bearer token; a `401` with a
+    /// `WWW-Authenticate` challenge otherwise. Shared by every route that requires sign-in.
+    static func authenticatedUser(_ request: Request, state: DemoState) throws -> AuthStore.User {
         guard let authorization = request.headers[.authorization],
             authorization.count > 7, authorization.prefix(7).lowercased() == "bearer "
         else {
@@ -106,7 +113,7 @@ struct AuthRoutes: Sendable {
         let token = authorization.dropFirst(7).trimmingSpaces
         switch state.auth.withLock({ $0.user(forAccessToken: token) }) {
         case .success(let user):
-            return try JSONBody.response(Me(username: user.username, displayName: user.displayName))
+            return user
         case .failure(let refusal):
             let message = refusal == .expired ? "The access token has expired." : "The access token is invalid or has been replaced."
             var error = APIError(status: .unauthorized, code: "invalid_token", message: message)

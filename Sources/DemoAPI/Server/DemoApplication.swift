@@ -36,7 +36,7 @@ enum DemoApplication {
         EncodingRoutes().register(on: router)
         FileRoutes(state: state).register(on: router)
         UploadRoutes(state: state).register(on: router)
-        StreamRoutes().register(on: router)
+        StreamRoutes(state: state).register(on: router)
         TodoPageRoutes(state: state).register(on: router)
         return router
     }

@@ -7,9 +7,12 @@ import NIOCore
 /// `/events?count=N` sends events `1...N` (`id: i`, `event: tick`, `data: {"n":i}`), starting after
 /// the request's `Last-Event-ID`, so a client that reconnects continues where it was; once every
 /// event has been sent, a reconnection is answered `204` (no more). `drop_after=K` closes the
-/// connection after `K` events of each connection, midway; `retry=MS` sends a `retry:` field first.
+/// connection after `K` events of each connection, midway; `retry=MS` sends a `retry:` field first;
+/// `auth=required` answers `401` unless the request carries a valid access token (as `/me`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct StreamRoutes: Sendable {
+    let state: DemoState
+
     static let maxEvents = 100_000
     // A valid token, so the initializer cannot fail.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
@@ -27,6 +30,9 @@ struct StreamRoutes: Sendable {
         let count = try request.queryInt("count", in: 0...Self.maxEvents) ?? 10
         let dropAfter = try request.queryInt("drop_after", in: 1...Self.maxEvents)
         let retry = try request.queryInt("retry", in: 0...600_000)
+        if request.query("auth") == "required" {
+            _ = try AuthRoutes.authenticatedUser(request, state: state)
+        }
         let lastID = request.headers[Self.lastEventID].flatMap { Int($0) } ?? 0
         guard lastID < count else { return Response(status: .noContent) }
         var headers = HTTPFields()

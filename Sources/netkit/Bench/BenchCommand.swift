@@ -46,6 +46,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over AsyncHTTPClientTransport.")
     var download: Int?
 
+    @Option(help: "Instead, read this many Server-Sent Events and as many JSON lines from memory through LiveAPIClient (no network), against a plain split of the same bytes into lines.")
+    var parse: Int?
+
     @Option(help: "With --download and --url, the path of the file on that server (default: /files/{n}).")
     var downloadPath: String?
 
@@ -65,6 +68,9 @@ struct BenchCommand: AsyncParsableCommand {
             throw CLIError.usage("bad --soak \(soak): expected 1 to 10000000")
         }
         if let url { _ = try Self.baseURL(url) }
+        if let parse, !(1_000...100_000_000).contains(parse) {
+            throw CLIError.usage("bad --parse \(parse): expected 1000 to 100000000")
+        }
         if let download, download < 1 {
             throw CLIError.usage("bad --download \(download): expected a number of bytes above 0")
         }
@@ -73,7 +79,9 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         try checkOptions()
         do {
-            if let download {
+            if let parse {
+                try await measureParse(count: parse)
+            } else if let download {
                 if let url {
                     try await measureDownload(baseURL: Self.baseURL(url), size: download)
                 } else {
@@ -106,6 +114,18 @@ struct BenchCommand: AsyncParsableCommand {
         let (raw, client) = try await BenchDownload(url: url, folder: folder).measure(rounds: rounds)
         print(String(format: "  raw AsyncHTTPClient, write(2) per buffer: %8.1f MB/s", raw))
         print(String(format: "  LiveAPIClient.download:                 %8.1f MB/s  (%.2f of raw)", client, client / raw))
+    }
+
+    private func measureParse(count: Int) async throws {
+        print("netkit bench --parse: \(count) events and \(count) JSON lines from memory, \(rounds) rounds, the order rotated.")
+        let (split, events, lines) = try await BenchParse(count: count).measure(rounds: rounds)
+        print(String(format: "  plain split into lines:     %8.1f MB/s  (%d lines)", split.megabytesPerSecond, split.records))
+        print(
+            String(
+                format: "  events(for:), SSE framing:  %8.1f MB/s  (%d events, %.2f of the split)", events.megabytesPerSecond,
+                events.records, events.megabytesPerSecond / split.megabytesPerSecond))
+        print(String(format: "  lines(for:as:), decoded:    %8.1f MB/s  (%d values)", lines.megabytesPerSecond, lines.records))
+        if let resident = Self.residentMegabytes() { print(String(format: "  RSS at the end: %.1f MB", resident)) }
     }
 
     private func measure(baseURL: URL, server: String) async throws {

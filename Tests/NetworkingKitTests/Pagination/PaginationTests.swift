@@ -99,6 +99,27 @@ struct PaginationTests {
         #expect(mock.calls.map(\.queryItems) == [[], [URLQueryItem(name: "cursor", value: "c1")]])
     }
 
+    @Test("MockAPIClient scripts Link-header pages with .response(_:status:headers:), and the next URL is the one asked for")
+    func mockLinkPages() async throws {
+        let mock = MockAPIClient()
+        let link = HTTPField.Name("Link")!
+        mock.stub(
+            [Int].self,
+            answers: [
+                .response([1, 2], headers: [link: "<https://mock.invalid/items?page=2>; rel=\"next\""]),
+                .response([3], status: .partialContent, headers: [link: "</items?page=1>; rel=\"prev\""]),
+            ])
+        var statuses: [Int] = []
+        var items: [Int] = []
+        for try await page in mock.pages(following: Request<[Int]>(path: "/items")) {
+            statuses.append(page.status.code)
+            items += page.value
+        }
+        #expect(statuses == [200, 206])
+        #expect(items == [1, 2, 3])
+        #expect(mock.calls.map { $0.url?.absoluteString } == ["https://mock.invalid/items", "https://mock.invalid/items?page=2"])
+    }
+
     @Test("pages(numbered:) asks for page 2, 3... keeping the other parameters, and stops at totalPages")
     func numbered() async throws {
         let mock = MockAPIClient()

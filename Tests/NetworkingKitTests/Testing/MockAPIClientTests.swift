@@ -127,6 +127,33 @@ struct MockAPIClientTests {
         #expect(error?.statusCode == 404)
     }
 
+    @Test("an answer can carry a status and header fields; a scripted event stream is read by events(for:)")
+    func statusAndHeaders() async throws {
+        let mock = MockAPIClient()
+        let created = Request<PixarFilm>(path: "/films", method: .post)
+        mock.stub(created, answers: [.response(film("9", "Elio"), status: .created, headers: [.location: "/films/9"])])
+        let response = try await mock.response(for: created)
+        #expect(response.status == .created)
+        #expect(response.headerFields[.location] == "/films/9")
+        #expect(response.headerFields[.contentType] == "application/json")
+        #expect(response.value.title == "Elio")
+
+        let feed = Request<Data>(path: "/feed")
+        mock.stub(
+            feed,
+            answers: [
+                .response(Data("id: 1\ndata: hello\n\n".utf8), headers: [.contentType: "text/event-stream"]),
+                .response(Data(), status: .noContent),
+            ])
+        var options = EventStreamOptions()
+        options.clock = ImmediateClock()
+        var events: [ServerSentEvent] = []
+        for try await event in mock.events(for: feed, options: options) { events.append(event) }
+        #expect(events == [ServerSentEvent(data: "hello", id: "1")])
+        #expect(mock.calls(to: "/feed").count == 2)
+        #expect(mock.calls(to: "/feed").last?.headers["Last-Event-ID"] == "1")
+    }
+
     @Test("the recorded call holds the body as the live client would send it")
     func recordedBody() async throws {
         let mock = MockAPIClient()
