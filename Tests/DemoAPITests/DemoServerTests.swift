@@ -121,7 +121,7 @@ struct DemoServerTests {
                 try await client.get("/faults/delay/60000").status
             }
         }
-        await server.stats.waitForRequests("GET /faults/delay/{ms}")
+        try await server.stats.waitForRequests("GET /faults/delay/{ms}")
         await server.stop()
         // Cut off rather than answered: the delayed 200 would have needed a minute more. Cut off
         // is a closed connection or, when the graceful shutdown's cancellation reaches the route

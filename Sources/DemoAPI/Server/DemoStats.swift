@@ -1,3 +1,5 @@
+import Foundation
+
 /// Request counters of one ``DemoServer``, so tests can assert how many requests a client really
 /// sent (retries, cache hits, token refreshes) instead of trusting the client's own account.
 ///
@@ -60,27 +62,47 @@ public final class DemoStats: Sendable {
     private let waiters = Locked<[Waiter]>([])
 
     private struct Waiter {
+        let id: UUID
         let route: String
         let count: Int
-        let continuation: CheckedContinuation<Void, Never>
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
     init() {}
 
     /// Returns once `route` has been requested at least `count` times (counted at arrival, before
     /// the route answers): how a test knows a request reached the server, with no sleep or poll.
-    /// Bound the wait with the test's time limit; a route never requested never returns.
-    public func waitForRequests(_ route: String, count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            // The count is read under the waiters' lock, which `recordRequest` also takes after
-            // counting: a request either is counted here or finds this waiter.
-            let ready = waiters.withLock { waiters in
-                if self.count(route) >= count { return true }
-                waiters.append(Waiter(route: route, count: count, continuation: continuation))
-                return false
+    ///
+    /// Throws `CancellationError` when the waiting task is cancelled, so a test's time limit ends a
+    /// wait for a request that never comes.
+    public func waitForRequests(_ route: String, count: Int = 1) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // The count is read under the waiters' lock, which `recordRequest` also takes after
+                // counting: a request either is counted here or finds this waiter.
+                let ready = waiters.withLock { waiters in
+                    if self.count(route) >= count { return true }
+                    waiters.append(Waiter(id: id, route: route, count: count, continuation: continuation))
+                    return false
+                }
+                if ready {
+                    continuation.resume()
+                } else if Task.isCancelled {
+                    cancelWaiter(id)
+                }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            cancelWaiter(id)
         }
+    }
+
+    private func cancelWaiter(_ id: UUID) {
+        let waiter = waiters.withLock { waiters -> Waiter? in
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: CancellationError())
     }
 
     /// Requests counted for `route`, e.g. `count("GET /films/{id}")`; 0 for a route never hit.

@@ -21,7 +21,9 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         private var splitter: LineSplitter
         private var body: HTTPBody.Iterator?
         private var request: RequestSummary?
-        private var ready: [[UInt8]] = []
+        /// Lines read but not yet decoded: `ready[readyIndex...]`.
+        private var ready: [Data] = []
+        private var readyIndex = 0
         private var lineNumber = 0
         private var finished = false
 
@@ -34,8 +36,9 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         /// The next value, or `nil` at the end of the answer.
         public func next() async throws -> Value? {
             while true {
-                while !ready.isEmpty {
-                    let line = ready.removeFirst()
+                while readyIndex < ready.count {
+                    let line = ready[readyIndex]
+                    readyIndex += 1
                     lineNumber += 1
                     if let value = try decode(line) { return value }
                 }
@@ -51,13 +54,15 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
                     request = answer.request
                     body = answer.body.makeAsyncIterator()
                 }
+                ready.removeAll(keepingCapacity: true)
+                readyIndex = 0
                 guard var current = body, let chunk = try await current.next() else {
                     finished = true
-                    if let last = splitter.finish() { ready.append(last) }
+                    if let last = splitter.finish() { ready.append(Data(last)) }
                     return
                 }
                 body = current
-                ready.append(contentsOf: try splitter.lines(in: chunk))
+                try splitter.forEachLine(in: chunk) { ready.append(Data(buffer: $0)) }
             } catch is LineSplitter.LineTooLong {
                 finished = true
                 throw NetworkError.responseTooLarge(limit: splitter.maxLineLength, request: request)
@@ -68,9 +73,8 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         }
 
         /// The value of a line; `nil` for a blank one.
-        private func decode(_ line: [UInt8]) throws -> Value? {
-            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return nil }
-            let data = Data(line)
+        private func decode(_ data: Data) throws -> Value? {
+            guard data.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return nil }
             do {
                 return try decoder.decode(Value.self, from: data)
             } catch {

@@ -3,6 +3,10 @@ import Foundation
 /// Splits a body that arrives in chunks into lines ending in LF, CR or CRLF (a CR at the end of one
 /// chunk and an LF at the start of the next are one line end), holding at most `maxLineLength`
 /// bytes of an unfinished line: the one primitive under Server-Sent Events and JSON lines.
+///
+/// A line that lies inside one chunk is handed over as a view of the chunk's bytes, never copied;
+/// only a line cut by a chunk boundary is gathered in a buffer, so framing costs one pass over
+/// the bytes.
 struct LineSplitter {
     /// A line longer than the limit.
     struct LineTooLong: Error {}
@@ -16,37 +20,43 @@ struct LineSplitter {
         self.maxLineLength = maxLineLength
     }
 
-    /// The lines `chunk` completes, without their line ends.
-    mutating func lines(in chunk: Data) throws(LineTooLong) -> [[UInt8]] {
-        var lines: [[UInt8]] = []
-        var start = chunk.startIndex
-        var index = chunk.startIndex
-        if afterCR, index < chunk.endIndex, chunk[index] == UInt8(ascii: "\n") {
-            index += 1
-            start = index
-        }
-        afterCR = false
-        while index < chunk.endIndex {
-            let byte = chunk[index]
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                try append(chunk[start..<index])
-                lines.append(partial)
-                partial.removeAll(keepingCapacity: true)
+    /// Calls `body` with each line `chunk` completes, without its line end. The buffer is valid
+    /// only during the call.
+    mutating func forEachLine(in chunk: Data, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try chunk.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = 0
+            if afterCR, index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+            afterCR = false
+            var start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                // One comparison rules out every byte above CR: almost all of them.
+                guard byte <= UInt8(ascii: "\r"), byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                    index += 1
+                    continue
+                }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                if partial.isEmpty {
+                    guard line.count <= maxLineLength else { throw LineTooLong() }
+                    try body(line)
+                } else {
+                    try append(line)
+                    try partial.withUnsafeBufferPointer { try body($0) }
+                    partial.removeAll(keepingCapacity: true)
+                }
                 index += 1
                 if byte == UInt8(ascii: "\r") {
-                    if index < chunk.endIndex {
-                        if chunk[index] == UInt8(ascii: "\n") { index += 1 }
+                    if index < bytes.count {
+                        if bytes[index] == UInt8(ascii: "\n") { index += 1 }
                     } else {
                         afterCR = true
                     }
                 }
                 start = index
-            } else {
-                index += 1
             }
+            try append(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
-        try append(chunk[start..<chunk.endIndex])
-        return lines
     }
 
     /// What is left when the body ends: an unfinished last line, if any.
@@ -55,7 +65,7 @@ struct LineSplitter {
         return partial.isEmpty ? nil : partial
     }
 
-    private mutating func append(_ bytes: Data.SubSequence) throws(LineTooLong) {
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineTooLong) {
         guard partial.count + bytes.count <= maxLineLength else { throw LineTooLong() }
         partial.append(contentsOf: bytes)
     }

@@ -37,21 +37,29 @@ package struct ServerSentEventParser {
 
     /// The events `chunk` completes.
     package mutating func events(in chunk: Data) throws(EventTooLarge) -> [ServerSentEvent] {
-        let lines: [[UInt8]]
+        var events: [ServerSentEvent] = []
+        try forEachEvent(in: chunk) { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each event `chunk` completes, in order; lines are read in place.
+    package mutating func forEachEvent(in chunk: Data, _ body: (ServerSentEvent) -> Void) throws(EventTooLarge) {
+        // Moved out (not copied) while its lines are processed, so that its buffer stays unshared.
+        var splitter = self.splitter
+        self.splitter = LineSplitter(maxLineLength: 0)
+        defer { self.splitter = splitter }
         do {
-            lines = try splitter.lines(in: chunk)
+            try splitter.forEachLine(in: chunk) { line in
+                var line = line
+                if !sawFirstLine {
+                    sawFirstLine = true
+                    if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = UnsafeBufferPointer(rebasing: line.dropFirst(3)) }
+                }
+                if let event = try process(line) { body(event) }
+            }
         } catch {
             throw EventTooLarge()
         }
-        var events: [ServerSentEvent] = []
-        for var line in lines {
-            if !sawFirstLine {
-                sawFirstLine = true
-                if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
-            }
-            if let event = try process(line) { events.append(event) }
-        }
-        return events
     }
 
     /// At the end of the stream: an event not closed by a blank line is dropped, as the standard says.
@@ -61,38 +69,36 @@ package struct ServerSentEventParser {
         sawFirstLine = false
     }
 
-    private mutating func process(_ line: [UInt8]) throws(EventTooLarge) -> ServerSentEvent? {
+    private mutating func process(_ line: UnsafeBufferPointer<UInt8>) throws(EventTooLarge) -> ServerSentEvent? {
         guard !line.isEmpty else { return dispatch() }
         if line[0] == UInt8(ascii: ":") { return nil }
-        let name: [UInt8]
-        var value: ArraySlice<UInt8>
+        let name: UnsafeBufferPointer<UInt8>
+        let value: UnsafeBufferPointer<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            name = Array(line[..<colon])
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+            name = UnsafeBufferPointer(rebasing: line[..<colon])
+            var valueStart = colon + 1
+            if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            value = UnsafeBufferPointer(rebasing: line[valueStart...])
         } else {
             name = line
-            value = []
+            value = UnsafeBufferPointer(rebasing: line[line.count...])
         }
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        if name.elementsEqual("data".utf8) {
             guard data.count + value.count + 1 <= maxEventSize else { throw EventTooLarge() }
             data.append(contentsOf: value)
             data.append(UInt8(ascii: "\n"))
             hasData = true
-        case "id":
+        } else if name.elementsEqual("event".utf8) {
+            eventType = String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
             {
                 retry = milliseconds
                 pendingRetry = milliseconds
             }
-        default:
-            break
         }
         return nil
     }

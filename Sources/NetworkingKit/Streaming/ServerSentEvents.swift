@@ -25,7 +25,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var parser: ServerSentEventParser
         private var body: HTTPBody.Iterator?
         private var request: RequestSummary?
+        /// Events parsed but not yet returned: `ready[readyIndex...]` (an index, not `removeFirst`,
+        /// so a chunk of many events costs one pass).
         private var ready: [ServerSentEvent] = []
+        private var readyIndex = 0
         private var connections = 0
         /// Reconnections since the last event.
         private var failedReconnects = 0
@@ -41,7 +44,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         /// The next event, or `nil` once the server has said (with a `204`) that there are no more.
         public func next() async throws -> ServerSentEvent? {
             while true {
-                if !ready.isEmpty { return ready.removeFirst() }
+                if readyIndex < ready.count {
+                    defer { readyIndex += 1 }
+                    return ready[readyIndex]
+                }
                 if finished { return nil }
                 do {
                     try Task.checkCancellation()
@@ -100,11 +106,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     return
                 }
                 body = current
-                let events = try parser.events(in: chunk)
-                if !events.isEmpty {
-                    failedReconnects = 0
-                    ready.append(contentsOf: events)
-                }
+                ready.removeAll(keepingCapacity: true)
+                readyIndex = 0
+                try parser.forEachEvent(in: chunk) { ready.append($0) }
+                if !ready.isEmpty { failedReconnects = 0 }
             } catch is ServerSentEventParser.EventTooLarge {
                 throw NetworkError.responseTooLarge(limit: options.maxEventSize, request: request)
             } catch let error as NetworkError where Self.isReconnectable(error) {

@@ -117,7 +117,7 @@ struct FailureConformanceTests {
             ] {
                 let task = Task { try await client.send(request) }
                 // Cancelled once the request has reached the server: an event, not a guess at a delay.
-                await server.stats.waitForRequests(route)
+                try await server.stats.waitForRequests(route)
                 task.cancel()
                 let error = await networkError { _ = try await task.value }
                 #expect(error?.isCancelled == true, "\(request.path): got \(String(describing: error))")

@@ -66,6 +66,29 @@ struct StreamingIntegrationTests {
         }
     }
 
+    @Test("cancelling the task that reads an event stream closes the connection, and the server sees it", arguments: TransportKind.allCases)
+    func cancellationClosesTheConnection(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            // Two events, then the connection is held open with a comment every 50 ms: only the
+            // client can end it, and the server records when a write finds it closed.
+            let stream = makeClient(server, kind, timeout: .seconds(600)).events(
+                for: Request<Data>(
+                    path: "/events", query: [URLQueryItem(name: "count", value: "2"), URLQueryItem(name: "heartbeat", value: "50")]))
+            let (ids, idSink) = AsyncStream.makeStream(of: String.self)
+            let reader = Task {
+                for try await event in stream { idSink.yield(event.id) }
+            }
+            var received = ids.makeAsyncIterator()
+            #expect(await received.next() == "1")
+            #expect(await received.next() == "2")
+            reader.cancel()
+            let error = await networkError { try await reader.value }
+            #expect(error?.isCancelled == true, "got \(String(describing: error))")
+            try await server.stats.waitForRequests("CLOSED /events")
+            #expect(server.stats.count("GET /events") == 1)
+        }
+    }
+
     @Test("JSON lines arrive decoded, 10,000 of them", arguments: TransportKind.allCases)
     func jsonLines(_ kind: TransportKind) async throws {
         try await withDemoServer { server in

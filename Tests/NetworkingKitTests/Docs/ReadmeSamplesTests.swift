@@ -198,42 +198,31 @@ extension ReadmeSamples {
     }
 }
 
+extension ReadmeSamples {
+    static func streamsAndPages(client: LiveAPIClient) async throws {
+        // <readme-sample>
+        // Server-Sent Events: after a drop, it reconnects with Last-Event-ID; cancel the task to stop.
+        for try await event in client.events(for: Request<Data>(path: "/feed")) {
+            print(event.id, event.event, event.data)
+        }
+
+        // JSON lines, each decoded as it arrives; a bad line names its line number.
+        for try await todo in client.lines(for: Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
+            print(todo.title)
+        }
+
+        // Pages linked by `Link: <...>; rel="next"`, flattened into their items.
+        for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos")).items {
+            print(todo.title)
+        }
+        // </readme-sample>
+    }
+}
+
 @Suite("README samples")
 struct ReadmeSamplesTests {
-    /// The Swift blocks of the README, without their import lines.
-    static func readmeSamples() throws -> [String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        return readme.components(separatedBy: "```swift\n").dropFirst().compactMap { block in
-            block.components(separatedBy: "```").first.map { text in
-                text.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
-            }
-        }
-    }
-
-    /// The compiled copies in this file, with their indentation removed.
-    static func compiledSamples() throws -> [String] {
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let start = "// <" + "readme-sample>\n"
-        let end = "// </" + "readme-sample>"
-        return source.components(separatedBy: start).dropFirst().compactMap { part in
-            part.components(separatedBy: end).first.map { text in
-                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                    .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }
-                    .joined(separator: "\n") + "\n"
-            }
-        }
-    }
-
     @Test("every Swift sample in the README is compiled here, unchanged")
     func samplesMatch() throws {
-        let readme = try Self.readmeSamples()
-        let compiled = try Self.compiledSamples()
-        #expect(readme.count == compiled.count, "the README has \(readme.count) Swift samples; \(compiled.count) are compiled")
-        for (index, (sample, copy)) in zip(readme, compiled).enumerated() {
-            #expect(sample == copy, "README sample \(index + 1) differs from its compiled copy")
-        }
+        try CompiledSamples.expectSame(document: "README.md", droppingImports: true, testFile: #filePath, marker: "readme-sample")
     }
 }

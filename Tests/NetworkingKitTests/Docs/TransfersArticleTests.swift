@@ -83,24 +83,6 @@ private enum TransfersArticleSamples {
 struct TransfersArticleTests {
     @Test("every Swift sample of Transfers.md is compiled here, unchanged")
     func samplesMatch() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let article = try String(
-            contentsOf: root.appendingPathComponent("Sources/NetworkingKit/NetworkingKit.docc/Transfers.md"), encoding: .utf8)
-        let samples = article.components(separatedBy: "```swift\n").dropFirst().compactMap {
-            $0.components(separatedBy: "```").first
-        }
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = source.components(separatedBy: "// <" + "article-sample>\n").dropFirst().compactMap { part in
-            part.components(separatedBy: "// </" + "article-sample>").first.map { text in
-                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                    .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }
-                    .joined(separator: "\n") + "\n"
-            }
-        }
-        #expect(samples.count == compiled.count, "the article has \(samples.count) samples; \(compiled.count) are compiled")
-        for (index, (sample, copy)) in zip(samples, compiled).enumerated() {
-            #expect(sample == copy, "Transfers.md sample \(index + 1) differs from its compiled copy")
-        }
+        try CompiledSamples.expectSame(document: "Sources/NetworkingKit/NetworkingKit.docc/Transfers.md", testFile: #filePath, marker: "article-sample")
     }
 }
