@@ -49,11 +49,11 @@ struct Freshness: Sendable, Equatable {
         return max(0, dateValue.timeIntervalSince(lastModified) * 0.1)
     }
 
-    /// Whether a heuristic lifetime may be used: for statuses heuristically cacheable by default
-    /// (RFC 9110 §15.1). RFC 9111 §4.2.2 also allows it for `public` responses, but only a shared
-    /// cache stores those for their `public`; here it would give a `418` or a `500` a lifetime.
+    /// Whether a heuristic lifetime may be used (RFC 9111 §4.2.2): for statuses heuristically
+    /// cacheable by default (RFC 9110 §15.1), and for any response marked `public` (§5.2.2.9
+    /// grants it to private caches too).
     static func allowsHeuristic(status: Int, cacheControl: CacheControl) -> Bool {
-        heuristicallyCacheableStatuses.contains(status)
+        heuristicallyCacheableStatuses.contains(status) || cacheControl.has("public")
     }
 
     /// The statuses RFC 9110 §15.1 makes heuristically cacheable. 206 is left out: this cache does

@@ -24,13 +24,20 @@ import Logging
 ///   `must-revalidate`, `stale-while-revalidate` and `stale-if-error` (RFC 5861).
 /// - Invalidates a URL (and the same-origin `Location` / `Content-Location`) when an unsafe
 ///   method succeeds on it (§4.4).
+/// - When the origin cannot be reached (the connection is refused or drops), serves a stale
+///   response unless it says `must-revalidate` or `no-cache` (then a `504`, as §5.2.2.2 says)
+///   or the request asks for validation.
+/// - Answers the caller's own `If-None-Match` / `If-Modified-Since` from a fresh stored
+///   response with a `304` when they match (§4.3.2); `If-Match`, `If-Unmodified-Since` and
+///   `If-Range` go to the origin.
+/// - Answers a single-range `Range` request from a fresh stored response that holds the range, as
+///   a `206`; stores `206` answers, a complete one as the `200` it amounts to.
 /// - Says where each answer to a GET came from in `X-Cache` (``CacheStatus``, replacing any
 ///   `X-Cache` from upstream), and sets `Age` on stored answers.
 ///
-/// Requests the caller made conditional (`If-None-Match`, ...) are passed through: the caller is
-/// doing its own caching. HEAD and other safe methods are passed through untouched. Each request
-/// can choose a ``CachePolicy`` with ``RequestOptions/cachePolicy``. "Now" is read from the
-/// injected clock, so tests are exact.
+/// HEAD and other safe methods are passed through untouched. Each request can choose a
+/// ``CachePolicy`` with ``RequestOptions/cachePolicy``. "Now" is read from the injected clock, so
+/// tests are exact.
 public final class HTTPCache: Middleware {
     /// Where responses are kept.
     public let storage: any CacheStorage
@@ -94,40 +101,55 @@ public final class HTTPCache: Middleware {
         let exchange = Exchange(
             request: request, body: body, url: url, partition: CachePartition.partition(for: request),
             directives: directives, context: context)
-        if policy == .reloadIgnoringCacheData || Validation.isConditional(request) {
+        let conditional = Validation.isConditional(request)
+        let rangeValue = request.headerFields[.range]
+        let range = rangeValue.flatMap(RequestedRange.init)
+        // Conditions only the origin can judge (If-Match, If-Range...) and ranges the cache does
+        // not read (several at once) go to the origin as they are.
+        if policy == .reloadIgnoringCacheData || (conditional && !CallerConditions.cacheCanEvaluate(request))
+            || (rangeValue != nil && range == nil)
+        {
             return try await load(exchange, next: next, replacing: nil)
         }
         let now = self.now()
-        let found = await lookup(exchange)
+        let stored = await lookup(exchange)
+        // A stored response that cannot give what is asked (a part for the whole, a range it does
+        // not hold) is no answer; the origin's answer may replace it.
+        let found = stored.flatMap { StoredRanges.selection(of: $0.entry, for: range) == nil ? nil : $0 }
 
         switch policy {
         case .returnCacheDataDontLoad:
             guard let found else { return Self.gatewayTimeout() }
-            return Self.serve(found.entry, as: nil, now: now)
+            return Self.answer(found.entry, as: nil, now: now, to: exchange.request, range: range)
         case .returnCacheDataElseLoad:
-            guard let found else { return try await load(exchange, next: next, replacing: nil) }
-            return Self.serve(found.entry, as: nil, now: now)
+            guard let found else { return try await load(exchange, next: next, replacing: stored) }
+            return Self.answer(found.entry, as: nil, now: now, to: exchange.request, range: range)
         case .useProtocolCachePolicy, .reloadIgnoringCacheData:
             break
         }
 
         guard let found else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
-            return try await load(exchange, next: next, replacing: nil)
+            return try await load(exchange, next: next, replacing: stored)
         }
         let freshness = Freshness(of: found.entry, now: now)
         switch Reuse(entry: CacheControl(found.entry.response.headerFields), freshness: freshness, request: directives) {
         case .fresh:
             context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
-            return Self.serve(found.entry, as: .hit, now: now)
+            return Self.answer(found.entry, as: .hit, now: now, to: exchange.request, range: range)
         case .stale:
-            return Self.serve(found.entry, as: .stale, now: now)
+            return Self.answer(found.entry, as: .stale, now: now, to: exchange.request, range: range)
         case .staleWhileRevalidate:
             // §5.2.1.7: only-if-cached asks that the origin not be contacted, not even behind.
             if !directives.onlyIfCached { revalidateInBackground(found, exchange: exchange, next: next) }
-            return Self.serve(found.entry, as: .stale, now: now)
+            return Self.answer(found.entry, as: .stale, now: now, to: exchange.request, range: range)
         case .validate:
             if directives.onlyIfCached { return Self.gatewayTimeout() }
+            // The caller's own conditions or range go to the origin as they are: the cache's
+            // validators would change the question.
+            if conditional || range != nil {
+                return try await load(exchange, next: next, replacing: range == nil ? nil : found)
+            }
             return try await revalidate(found, freshness: freshness, exchange: exchange, next: next)
         }
     }
@@ -179,8 +201,13 @@ public final class HTTPCache: Middleware {
             // none) decides, so that an error answer over the limit is still reported as one.
             return (marked, whole)
         }
-        var stored = response
-        stored.headerFields = StoredFields.storable(response.headerFields)
+        // A part that cannot be reused, or that would replace a whole response, is only handed on.
+        guard var stored = StoredRanges.storable(response, body: data),
+            stored.status != .partialContent || replacing.map({ $0.entry.response.status == .partialContent }) ?? true
+        else {
+            return (marked, body == nil ? nil : HTTPBody(data))
+        }
+        stored.headerFields = StoredFields.removingHopByHop(stored.headerFields)
         stored.headerFields[.xCache] = nil
         let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
         let partition = CacheControl(response.headerFields).isPublic ? "" : exchange.partition
@@ -239,8 +266,19 @@ public final class HTTPCache: Middleware {
             (response, responseBody) = try await next(request, exchange.body, exchange.context)
         } catch {
             if error is CancellationError || Task.isCancelled { throw error }
-            guard staleIfError else { throw error }
-            exchange.context.logger.debug("Serving stale response after a failed revalidation")
+            if staleIfError {
+                exchange.context.logger.debug("Serving stale response after a failed revalidation")
+                return Self.serve(found.entry, as: .stale, now: now())
+            }
+            guard Self.isDisconnected(error) else { throw error }
+            // §4.2.4: a cache that cannot reach the origin may serve a stale response, unless the
+            // response forbids it (then §5.2.2.2 asks for a generated error, 504) or the request
+            // asks for validation or a bounded age (then the failure itself is the answer).
+            let stored = CacheControl(found.entry.response.headerFields)
+            if stored.mustRevalidate || stored.noCache { return Self.gatewayTimeout() }
+            let request = exchange.directives
+            guard !request.noCache, !request.has("max-age"), !request.has("min-fresh") else { throw error }
+            exchange.context.logger.debug("Serving stale response: the origin cannot be reached")
             return Self.serve(found.entry, as: .stale, now: now())
         }
         let responseTime = now()
@@ -253,7 +291,8 @@ public final class HTTPCache: Middleware {
             let freshened = Validation.freshen(
                 found.entry, with: response, request: exchange.request, requestTime: requestTime,
                 responseTime: responseTime)
-            if CacheControl(freshened.response.headerFields).noStore || exchange.directives.noStore
+            if Storability.forbidsStoring(CacheControl(freshened.response.headerFields), status: freshened.response.status.code)
+                || exchange.directives.noStore
                 || StoredFields.varyNames(freshened.response) == ["*"]
             {
                 await storage.remove(found.key, varyValues: found.entry.varyValues)
@@ -264,10 +303,7 @@ public final class HTTPCache: Middleware {
                     await storage.remove(found.key, varyValues: found.entry.varyValues)
                 }
             }
-            var (answer, answerBody) = Self.serve(freshened, as: .revalidated, now: responseTime)
-            // The 304's cookies are for this caller, now; they are only kept out of the store.
-            answer.headerFields.append(contentsOf: response.headerFields.filter { $0.name == .setCookie })
-            return (answer, answerBody)
+            return Self.serve(freshened, as: .revalidated, now: responseTime)
         }
         if response.status.code >= 500, staleIfError {
             await HTTPBody.discard(responseBody)
@@ -287,6 +323,10 @@ public final class HTTPCache: Middleware {
         // The caller's deadline is the caller's; the revalidation runs after it has been answered.
         exchange.context.deadline = nil
         exchange.body = nil
+        // It revalidates the whole stored response, whatever part or condition the caller asked for.
+        for name in [HTTPField.Name.range, .ifNoneMatch, .ifModifiedSince] {
+            exchange.request.headerFields[name] = nil
+        }
         let background = exchange
         revalidations.start(id) { [self] in
             let freshness = Freshness(of: found.entry, now: now())
@@ -309,6 +349,16 @@ public final class HTTPCache: Middleware {
         guard !directives.mustRevalidate, !directives.noCache, !request.noCache else { return false }
         let allowance = max(directives.validSeconds("stale-if-error") ?? -1, request.validSeconds("stale-if-error") ?? -1)
         return allowance >= 0 && freshness.staleness <= Double(allowance)
+    }
+
+    /// Whether `error` says the origin could not be reached at all (RFC 9111 §4.2.4's
+    /// "disconnected"), as opposed to an answer that was wrong or a failure of security.
+    private static func isDisconnected(_ error: any Error) -> Bool {
+        guard case .transport(let failure) = error as? NetworkError else { return false }
+        switch failure.kind {
+        case .connectionRefused, .connectionLost, .hostNotFound, .notConnected: return true
+        case .secureConnectionFailed, .invalidResponse, .truncatedBody, .other: return false
+        }
     }
 
     // MARK: - Unsafe methods
@@ -347,7 +397,7 @@ public final class HTTPCache: Middleware {
 
     /// What one GET brings: the request, its parsed directives, and its context.
     struct Exchange: Sendable {
-        let request: HTTPRequest
+        var request: HTTPRequest
         var body: HTTPBody?
         let url: String
         /// The credentials' partition (``CachePartition/partition(for:)``), worked out once per call.
@@ -375,11 +425,33 @@ public final class HTTPCache: Middleware {
     /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
     /// (`status`, or `HIT`/`STALE` by its freshness when `nil`).
     private static func serve(_ entry: CachedResponse, as status: CacheStatus?, now: Date) -> (HTTPResponse, HTTPBody?) {
+        (stamped(entry.response, from: entry, as: status, now: now), HTTPBody(entry.body))
+    }
+
+    /// A stored response as the answer to `request`: a `304` when the caller's own conditions say
+    /// it has the response already (RFC 9111 §4.3.2), the single range it asked for as a `206`, or
+    /// the whole response.
+    private static func answer(
+        _ entry: CachedResponse, as status: CacheStatus?, now: Date, to request: HTTPRequest, range: RequestedRange?
+    ) -> (HTTPResponse, HTTPBody?) {
+        if Validation.isConditional(request), CallerConditions.callerHasCurrent(request, entry: entry) {
+            return (stamped(CallerConditions.notModified(entry), from: entry, as: status, now: now), nil)
+        }
+        guard let range, case .bytes(let positions, let complete)? = StoredRanges.selection(of: entry, for: range) else {
+            return serve(entry, as: status, now: now)
+        }
+        let (response, body) = StoredRanges.cut(entry, to: positions, completeLength: complete)
+        return (stamped(response, from: entry, as: status, now: now), HTTPBody(body))
+    }
+
+    /// `response` (from `entry`) with the entry's current `Age` and `X-Cache`.
+    private static func stamped(_ response: HTTPResponse, from entry: CachedResponse, as status: CacheStatus?, now: Date)
+        -> HTTPResponse
+    {
         let freshness = Freshness(of: entry, now: now)
-        var response = entry.response
+        var response = response
         response.headerFields[.age] = String(Int(freshness.currentAge.rounded(.down)))
-        let status = status ?? (freshness.isFresh ? .hit : .stale)
-        return (marked(response, status), HTTPBody(entry.body))
+        return marked(response, status ?? (freshness.isFresh ? .hit : .stale))
     }
 
     private static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {

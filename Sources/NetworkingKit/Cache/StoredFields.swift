@@ -2,8 +2,12 @@ import Crypto
 import Foundation
 import HTTPTypes
 
-/// The header-field rules of storing and matching responses: hop-by-hop fields (RFC 9111 §3.1),
-/// cookies, and `Vary` (§4.1).
+/// The header-field rules of storing and matching responses: hop-by-hop fields (RFC 9111 §3.1)
+/// and `Vary` (§4.1).
+///
+/// `Set-Cookie` is stored and replayed like any other field: it does not inhibit storing
+/// (RFC 9111 §7.3), and this cache is private and partitioned by credential, so a replayed cookie
+/// goes back to the one user who received it. Logs redact it (``Redaction``).
 enum StoredFields {
     /// Fields that describe one connection, not the response, and are never stored (RFC 9110
     /// §7.6.1), besides the ones `Connection` names.
@@ -25,15 +29,6 @@ enum StoredFields {
                 let name = field.name.canonicalName
                 return !named.contains(name) && !name.hasPrefix("proxy-")
             })
-    }
-
-    /// `fields` as a cache keeps them: without hop-by-hop fields, and without `Set-Cookie` and
-    /// `Set-Cookie2`, which set state in the one client that received them: replayed from the
-    /// cache they would overwrite newer cookies (RFC 9111 §7.3 and RFC 6265 §3 advise against
-    /// storing them).
-    static func storable(_ fields: HTTPFields) -> HTTPFields {
-        let setCookie2 = HTTPField.Name("Set-Cookie2")
-        return HTTPFields(removingHopByHop(fields).filter { $0.name != .setCookie && $0.name != setCookie2 })
     }
 
     /// The lowercased field names a response's `Vary` lists; `["*"]` when it holds `*`.

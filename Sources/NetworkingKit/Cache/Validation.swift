@@ -24,8 +24,7 @@ enum Validation {
         return request
     }
 
-    /// Whether the caller made the request conditional itself; such a request is passed through,
-    /// since a `304` is the answer it asked for.
+    /// Whether the caller made the request conditional itself (see ``CallerConditions``).
     static func isConditional(_ request: HTTPRequest) -> Bool {
         let fields = request.headerFields
         return fields[.ifNoneMatch] != nil || fields[.ifModifiedSince] != nil || fields[.ifMatch] != nil
@@ -43,7 +42,7 @@ enum Validation {
     }
 
     /// `entry` freshened by a `304` (§3.2, §4.3.4): each field of the `304` replaces the stored
-    /// field of the same name, except hop-by-hop fields, `Set-Cookie` (never stored), and
+    /// field of the same name (`Set-Cookie` too), except hop-by-hop fields and
     /// `Content-Length`, which describes the stored body, not the empty `304`. The stored `Age`
     /// goes (it described the old response); without a `Date` in the `304`, the time it arrived
     /// stands in, so that the age is reckoned from the revalidation. A `Vary` in the `304`
@@ -54,7 +53,7 @@ enum Validation {
     ) -> CachedResponse {
         var fields = entry.response.headerFields
         fields[.age] = nil
-        let update = StoredFields.storable(notModified.headerFields)
+        let update = StoredFields.removingHopByHop(notModified.headerFields)
         for name in Set(update.map(\.name)) where name != .contentLength && name != .xCache {
             fields[values: name] = update[values: name]
         }
@@ -73,7 +72,7 @@ enum Validation {
     }
 
     /// An entity tag in quotes (`"abc"`, `W/"abc"`), quoting a bare one.
-    private static func quoted(_ tag: String) -> String {
+    static func quoted(_ tag: String) -> String {
         if tag.hasPrefix("\"") || tag.hasPrefix("W/\"") || tag == "*" { return tag }
         if tag.hasPrefix("W/") { return "W/\"" + tag.dropFirst(2) + "\"" }
         return "\"" + tag + "\""

@@ -35,7 +35,8 @@ package struct ContentRange: Hashable {
         self.completeLength = complete
     }
 
-    private static func number(_ text: Substring) -> Int64? {
+    /// A decimal number of ASCII digits, nothing else.
+    static func number(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }

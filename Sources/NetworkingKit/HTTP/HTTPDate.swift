@@ -13,12 +13,15 @@ public enum HTTPDate {
 
     /// Parses an HTTP date, or returns `nil` when `string` is not one.
     ///
-    /// Accepts the three formats recipients must (RFC 9110 §5.6.7): IMF-fixdate
-    /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)
-    /// and asctime (`Sun Nov  6 08:49:37 1994`). Runs of spaces count as one, and an IMF-fixdate's
-    /// day may have one digit; anything else outside the grammar (another zone, a four-digit year
-    /// in the RFC 850 form, lower-case names, an impossible date such as `31 Feb`) is not a date,
+    /// Accepts the three formats recipients must (RFC 9110 §5.6.7), each exactly as its grammar
+    /// spells it, one space between parts: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the
+    /// obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
+    /// (`Sun Nov  6 08:49:37 1994`, whose one-digit day is padded with a space). Names are read
+    /// without regard to case (`THU`, `aug`, `gmt`), as a lenient recipient should; whitespace
+    /// around the value is ignored. Anything else (runs of spaces, another zone, a two-digit year
+    /// in an IMF-fixdate, a one-digit hour, an impossible date such as `31 Feb`) is not a date,
     /// which callers treat as RFC 9110 says: an `Expires` in the past, a `Retry-After` ignored.
+    /// The weekday is not checked against the date.
     ///
     /// An RFC 850 two-digit year is the latest year with those digits at most 50 years from now.
     public static func parse(_ string: String) -> Date? {
@@ -31,12 +34,15 @@ public enum HTTPDate {
     ///   - now: The instant an RFC 850 two-digit year is read against: the year is the latest
     ///     one with those digits that is at most 50 years after `now`.
     public static func parse(_ string: String, now: Date) -> Date? {
-        let parts = string.split(separator: " ")
+        let trimmed = string.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let end = trimmed.lastIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        guard let end else { return nil }
+        let parts = Substring(trimmed[...end]).split(separator: " ", omittingEmptySubsequences: false)
         let seconds: Int?
         switch parts.count {
-        case 6: seconds = imfFixdate(parts)?.secondsSince1970
+        case 6 where parts[0].hasSuffix(","): seconds = imfFixdate(parts)?.secondsSince1970
         case 4: seconds = rfc850(parts, now: now)
-        case 5: seconds = asctime(parts)?.secondsSince1970
+        case 5, 6: seconds = asctime(parts)?.secondsSince1970
         default: seconds = nil
         }
         return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
@@ -61,16 +67,16 @@ public enum HTTPDate {
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
     private static func imfFixdate(_ parts: [Substring]) -> Fields? {
-        guard parts[0].count == 4, parts[0].hasSuffix(","), shortDays.contains(String(parts[0].dropLast())),
-            parts[5] == "GMT",
-            let day = number(parts[1], digits: 1...2), let month = month(parts[2]), let year = number(parts[3], digits: 4...4)
+        guard parts[0].hasSuffix(","), name(parts[0].dropLast(), in: shortDays) != nil, name(parts[5], in: ["GMT"]) != nil,
+            let day = number(parts[1], digits: 2...2), let month = month(parts[2]), let year = number(parts[3], digits: 4...4)
         else { return nil }
         return Fields(year: year, month: month, day: day, time: parts[4])
     }
 
     /// `Sunday, 06-Nov-94 08:49:37 GMT`, in seconds since 1970.
     private static func rfc850(_ parts: [Substring], now: Date) -> Int? {
-        guard parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())), parts[3] == "GMT" else { return nil }
+        guard parts[0].hasSuffix(","), name(parts[0].dropLast(), in: longDays) != nil, name(parts[3], in: ["GMT"]) != nil
+        else { return nil }
         let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
         guard date.count == 3, let day = number(date[0], digits: 2...2), let month = month(date[1]),
             let twoDigitYear = number(date[2], digits: 2...2), abs(now.timeIntervalSince1970) < 1e15
@@ -91,12 +97,15 @@ public enum HTTPDate {
         return Fields(year: year - 100, month: month, day: day, time: parts[2]).secondsSince1970
     }
 
-    /// `Sun Nov  6 08:49:37 1994`
+    /// `Sun Nov  6 08:49:37 1994` or `Sun Nov 16 08:49:37 1994`: a one-digit day follows two
+    /// spaces (an empty part), a two-digit day one.
     private static func asctime(_ parts: [Substring]) -> Fields? {
-        guard shortDays.contains(String(parts[0])), let month = month(parts[1]),
-            let day = number(parts[2], digits: 1...2), let year = number(parts[4], digits: 4...4)
+        let padded = parts.count == 6
+        guard name(parts[0], in: shortDays) != nil, let month = month(parts[1]), !padded || parts[2].isEmpty,
+            let day = number(parts[padded ? 3 : 2], digits: padded ? 1...1 : 2...2),
+            let year = number(parts[padded ? 5 : 4], digits: 4...4)
         else { return nil }
-        return Fields(year: year, month: month, day: day, time: parts[3])
+        return Fields(year: year, month: month, day: day, time: parts[padded ? 4 : 3])
     }
 
     /// A date's parts as read, checked when turned into seconds.
@@ -130,9 +139,18 @@ public enum HTTPDate {
         return value
     }
 
-    /// 1 to 12 for `Jan` to `Dec`.
+    /// 1 to 12 for `Jan` to `Dec`, in any case.
     private static func month(_ text: Substring) -> Int? {
-        months.firstIndex { $0 == text }.map { $0 + 1 }
+        name(text, in: months).map { $0 + 1 }
+    }
+
+    /// The index of `text` in `names` (ASCII letters), compared without regard to case.
+    private static func name(_ text: Substring, in names: [String]) -> Int? {
+        names.firstIndex { name in
+            // `| 0x20` lower-cases an ASCII letter; a name holds letters only, so no other byte
+            // can fold onto one of its bytes.
+            name.utf8.count == text.utf8.count && zip(name.utf8, text.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -5,7 +5,7 @@ public import HTTPTypes
 /// logged or shown.
 ///
 /// The defaults cover the credentials HTTP itself defines: `Authorization`,
-/// `Proxy-Authorization`, `Cookie` and `Set-Cookie`. Declare your own secrets on top:
+/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the obsolete `Set-Cookie2`. Declare your own secrets on top:
 ///
 /// ```swift
 /// let redaction = Redaction.default.adding(headers: ["X-API-Key"], queryParameters: ["api_key", "token"])
@@ -27,7 +27,8 @@ public struct Redaction: Sendable, Hashable {
 
     /// The headers hidden by default: the credentials HTTP defines.
     public static let defaultSensitiveHeaders: Set<HTTPField.Name> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
+        // "Set-Cookie2" is a valid token, so the initializer cannot fail.
+        .authorization, .proxyAuthorization, .cookie, .setCookie, HTTPField.Name("Set-Cookie2")!,
     ]
 
     /// Hides the default headers and no query parameters.
