@@ -56,7 +56,7 @@ enum StoredFields {
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { continue }
             let lines = request.headerFields[values: fieldName]
-            if !lines.isEmpty { values[name] = digest(normalize(lines.joined(separator: ", "))) }
+            if !lines.isEmpty { values[name] = digest(normalize(lines.joined(separator: ", "), name: name)) }
         }
         return values
     }
@@ -79,10 +79,13 @@ enum StoredFields {
     }
 
     /// A combined value with the whitespace around commas removed, so that `a,b` and `a, b` match
-    /// (§4.1 allows such normalization).
-    private static func normalize(_ value: String) -> String {
-        value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingHTTPWhitespace() }
+    /// (§4.1 allows such normalization). `Accept-Language` is also compared without regard to
+    /// case or order (`en, de` is `De, EN`): language tags are case-insensitive (RFC 5646 §2.1.1)
+    /// and the preference between them lies in their `q` weights, which stay with each tag.
+    private static func normalize(_ value: String, name: String) -> String {
+        let elements = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingHTTPWhitespace() }
+        guard name == "accept-language" else { return elements.joined(separator: ",") }
+        return elements.map { $0.lowercased().replacingOccurrences(of: " ", with: "") }.filter { !$0.isEmpty }.sorted()
             .joined(separator: ",")
     }
 }

@@ -4,8 +4,8 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-/// No credential reaches a cache's storage: not through `Vary`, not through the partition, not
-/// through `Set-Cookie`.
+/// No credential the client sends reaches a cache's storage: not through `Vary`, not through the
+/// partition. (`Set-Cookie`, which the server sends, is stored, as RFC 9111 §7.3 allows.)
 @Suite("HTTPCache credentials on disk")
 struct HTTPCacheCredentialTests {
     /// Sends a GET for `/me` with `headers` through `cache` over `transport`.

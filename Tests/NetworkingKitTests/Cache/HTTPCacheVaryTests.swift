@@ -23,6 +23,37 @@ struct HTTPCacheVaryTests {
         #expect(harness.networkCount == 3)
     }
 
+    @Test("Vary (RFC 9111 §4.1): values are normalised: fields combined, whitespace around commas, Accept-Language case and order")
+    func varyNormalised() async throws {
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Vary": "Accept-Language, Foo"])]))
+        try await harness.send(headers: ["Accept-Language": "en, de", "Foo": "1,2"])
+        for headers in [
+            ["Accept-Language": "de, en", "Foo": " 1, 2 "], ["Accept-Language": "eN, De", "Foo": "1 ,2"],
+            ["Accept-Language": " en ,   de", "Foo": "1, 2"],
+        ] {
+            #expect(try await harness.send(headers: headers).response.cacheStatus == .hit, "\(headers)")
+        }
+        #expect(harness.networkCount == 1)
+        // Other fields keep their case and order, and weights stay with their language.
+        #expect(try await harness.send(headers: ["Accept-Language": "en, de", "Foo": "2,1"]).response.cacheStatus == .miss)
+        #expect(try await harness.send(headers: ["Accept-Language": "en;q=0.5, de", "Foo": "1,2"]).response.cacheStatus == .miss)
+        #expect(harness.networkCount == 3)
+    }
+
+    @Test("A public response stored without credentials answers a request with Cookie; any other does not (RFC 9111 §3.5)")
+    func publicServesCookieRequests() async throws {
+        let harness = CacheHarness { _ in
+            ok("public", ["Cache-Control": "max-age=100, public"])
+        }
+        try await harness.send()
+        #expect(try await harness.send(headers: ["Cookie": "a=b"]).response.cacheStatus == .hit)
+        #expect(harness.networkCount == 1)
+        let plain = CacheHarness { _ in ok("plain", ["Cache-Control": "max-age=100"]) }
+        try await plain.send()
+        #expect(try await plain.send(headers: ["Cookie": "a=b"]).response.cacheStatus == .miss)
+        #expect(plain.networkCount == 2)
+    }
+
     @Test("Vary: * is never reused")
     func varyStar() async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Vary": "*"])]))
