@@ -38,6 +38,7 @@ enum DemoApplication {
         UploadRoutes(state: state).register(on: router)
         StreamRoutes(state: state).register(on: router)
         TodoPageRoutes(state: state).register(on: router)
+        CacheScriptRoutes(state: state).register(on: router)
         return router
     }
 

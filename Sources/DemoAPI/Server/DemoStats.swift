@@ -22,7 +22,8 @@ public final class DemoStats: Sendable {
         public var refreshes: Int
         /// All counted requests: the sum of ``requests``.
         public var total: Int
-        /// Requests seen per `key` of `/faults/status/{code}`, including those answered with the fault.
+        /// Requests seen per `key` of `/faults/status/{code}`, including those answered with the fault,
+        /// and per `cache/<key>` of `/cache/{key}`.
         public var faultAttempts: [String: Int]
 
         /// Creates a snapshot; every counter defaults to zero.
