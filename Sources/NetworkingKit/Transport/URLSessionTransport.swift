@@ -16,7 +16,10 @@ public import Foundation
 ///   bytes once the size limit is passed and cancels the task: a gzip bomb costs the limit plus
 ///   what libcurl inflated before the cancellation took hold (see the README's figures).
 /// - It asks for `gzip, deflate` when the request names no `Accept-Encoding`, as
-///   `AsyncHTTPClientTransport` does (libcurl would also ask for `br` and `zstd`).
+///   `AsyncHTTPClientTransport` does (libcurl would also ask for `br` and `zstd`). On Linux,
+///   FoundationNetworking always has libcurl decode the body, so an answer in a content coding
+///   libcurl does not know fails as ``TransportFailure/Kind/invalidResponse``;
+///   `AsyncHTTPClientTransport` hands such an answer on as it is.
 /// - Cancelling the calling task cancels the URLSession task, during the request and while the
 ///   body is read.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
@@ -24,7 +27,9 @@ public import Foundation
 ///   streamed answer (`RequestOptions.streamsResponseBody`), the wait for the head, and then the
 ///   silence between two packets.
 /// - It never uses a `URLCache` (caching is a middleware's job, the same for every transport) and
-///   it does not follow redirects: a 3xx answer is returned as it is, for the client to handle.
+///   it does not follow redirects: a 3xx answer is returned as it is, for the client to handle,
+///   also one without a `Location` (which FoundationNetworking completes without handing its
+///   head to the delegate).
 ///
 /// A request body is never read into memory whole: a file body (``RequestBody/file(_:contentType:)``)
 /// is sent by an upload task straight from disk, and any other stream (a multipart form with

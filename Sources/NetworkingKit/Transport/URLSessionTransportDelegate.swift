@@ -176,8 +176,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             state.responseContinuation?.resume(throwing: networkError)
             state.bodyContinuation.finish(throwing: networkError)
         } else if let continuation = state.responseContinuation {
-            continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
             state.bodyContinuation.finish()
+            // FoundationNetworking completes a 3xx it cannot follow (no Location, or an empty one)
+            // without handing its head to the delegate; the task still holds it.
+            guard let response = (task.response as? HTTPURLResponse)?.httpResponse, let stream = state.bodyStream else {
+                continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
+                return
+            }
+            continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(stream, length: .unknown, iterationBehavior: .single)))
         } else {
             // A short body is caught by HTTPBody against the declared length.
             state.bodyContinuation.finish()

@@ -90,3 +90,29 @@ struct HostileServerConformanceTests {
         }
     }
 }
+
+extension HostileServerConformanceTests {
+    @Test("a content coding nobody here decodes is handed on as it is over AsyncHTTPClient; URLSession on Linux cannot receive it", arguments: TransportKind.allCases)
+    func unknownContentCoding(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let request = Request<Data>(
+                path: "/cache/coded", query: [URLQueryItem(name: "h", value: "Content-Encoding:x-custom"), URLQueryItem(name: "body", value: "raw")])
+            #if canImport(FoundationNetworking)
+            if kind == .urlSession {
+                // FoundationNetworking always has libcurl decode bodies (automaticBodyDecompression
+                // is set on every task), and libcurl refuses a coding it does not know.
+                let error = await networkError { _ = try await makeClient(server, kind).response(for: request) }
+                guard case .transport(let failure)? = error else {
+                    Issue.record("expected a transport failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.kind == .invalidResponse)
+                return
+            }
+            #endif
+            let response = try await makeClient(server, kind).response(for: request)
+            #expect(response.headerFields[.contentEncoding] == "x-custom")
+            #expect(response.value == Data("raw".utf8))
+        }
+    }
+}

@@ -129,6 +129,25 @@ struct RedirectConformanceTests {
         }
     }
 
+    @Test("a 3xx without a Location, or with an empty one, reaches the caller as it is", arguments: TransportKind.allCases)
+    func withoutLocation(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            // An empty Location is a redirect to an unusable place when redirects are followed.
+            for (code, fields, policies) in [
+                (303, [String](), [RedirectPolicy.default, .disabled]), (301, ["Cache-Control:max-age=60"], [.default, .disabled]),
+                (308, ["Location:"], [.disabled]),
+            ] {
+                for policy in policies {
+                    let request = Request<Void>(
+                        path: "/cache/no-location-\(code)",
+                        query: [URLQueryItem(name: "status", value: String(code))] + fields.map { URLQueryItem(name: "h", value: $0) })
+                    let error = await networkError { try await makeClient(server, kind, redirectPolicy: policy).send(request) }
+                    #expect(error?.statusCode == code, "\(code) \(fields): got \(String(describing: error))")
+                }
+            }
+        }
+    }
+
     @Test("with redirects off, the transport's 3xx reaches the caller untouched", arguments: TransportKind.allCases)
     func off(kind: TransportKind) async throws {
         try await withDemoServer { server in
