@@ -10,7 +10,7 @@ struct HTTPCacheRangeAndConditionTests {
     private static let fresh = ["Cache-Control": "max-age=100", "ETag": "\"abc\"", "Last-Modified": TestClock.httpDate(-5000),
         "Date": TestClock.httpDate(), "Content-Type": "text/plain"]
 
-    @Test("a caller's If-None-Match that matches a fresh entry is answered 304 from the cache, weakly compared; a mismatch gets the 200")
+    @Test("RFC 9111 §4.3.2, RFC 9110 §13.1.2: a caller's If-None-Match that matches a fresh entry is answered 304 from the cache, weakly compared; a mismatch gets the 200")
     func ifNoneMatch() async throws {
         let harness = CacheHarness(scripted([ok("0123456789", Self.fresh)]))
         try await harness.send()
@@ -29,7 +29,7 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(harness.networkCount == 1)
     }
 
-    @Test("If-None-Match wins over If-Modified-Since, which compares with Last-Modified, else Date")
+    @Test("RFC 9110 §13.2.2, RFC 9111 §4.3.2: If-None-Match wins over If-Modified-Since, which compares with Last-Modified, else Date")
     func ifModifiedSince() async throws {
         let harness = CacheHarness(scripted([ok("a", Self.fresh)]))
         try await harness.send()
@@ -47,7 +47,7 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(try await noLastModified.send(headers: ["If-Modified-Since": TestClock.httpDate(-11)]).response.status == .ok)
     }
 
-    @Test("If-Match, If-Unmodified-Since, If-Range, and any condition on a stale entry go to the origin as they are")
+    @Test("RFC 9111 §4.3.2: If-Match, If-Unmodified-Since, If-Range, and any condition on a stale entry go to the origin as they are")
     func conditionsForTheOrigin() async throws {
         let harness = CacheHarness(scripted([ok("a", Self.fresh), .status(.preconditionFailed), .status(.notModified)]))
         try await harness.send()
@@ -60,7 +60,7 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(harness.networkCount == 3)
     }
 
-    @Test("a single range is cut from a fresh stored 200 with the stored fields; several ranges or none satisfiable go to the origin", arguments: [
+    @Test("RFC 9111 §3.4, RFC 9110 §14.2: a single range is cut from a fresh stored 200 with the stored fields; several ranges or none satisfiable go to the origin", arguments: [
         ("bytes=0-1", "01", "bytes 0-1/10"), ("bytes=1-", "123456789", "bytes 1-9/10"), ("bytes=-1", "9", "bytes 9-9/10"),
         ("bytes=8-20", "89", "bytes 8-9/10"), ("bytes=-50", "0123456789", "bytes 0-9/10"),
     ])
@@ -84,7 +84,7 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(try await harness.send().body == "0123456789")
     }
 
-    @Test("a 206 holding the whole representation is stored as the 200; a partial one answers the ranges it holds, never the whole")
+    @Test("RFC 9111 §3.3-3.4: a 206 holding the whole representation is stored as the 200; a partial one answers the ranges it holds, never the whole")
     func storedParts() async throws {
         let complete = CacheHarness(scripted([
             StubResponse(status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 0-9/10"], body: HTTPBody("0123456789"))
@@ -120,7 +120,7 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(await inconsistent.storage.all().isEmpty)
     }
 
-    @Test("while the origin cannot be reached, a stale response is served, unless it says must-revalidate or no-cache (then 504)")
+    @Test("RFC 9111 §4.2.4, §5.2.2.2: while the origin cannot be reached, a stale response is served, unless it says must-revalidate or no-cache (then 504)")
     func disconnected() async throws {
         let down = NetworkError.transport(TransportFailure(kind: .connectionLost))
         for (cacheControl, expected) in [("max-age=2", HTTPResponse.Status.ok), ("max-age=2, must-revalidate", .gatewayTimeout), ("max-age=2, no-cache", .gatewayTimeout)] {

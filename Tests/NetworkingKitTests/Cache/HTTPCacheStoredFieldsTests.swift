@@ -23,7 +23,7 @@ struct HTTPCacheStoredFieldsTests {
         #expect(redacted[HTTPField.Name("Set-Cookie2")!] == Redaction.placeholder)
     }
 
-    @Test("A 304's Set-Cookie replaces the stored one; a 304 without one keeps it")
+    @Test("RFC 9111 §3.2, §4.3.4: a 304's Set-Cookie replaces the stored one; a 304 without one keeps it")
     func setCookieFrom304() async throws {
         let harness = CacheHarness(
             scripted([
@@ -67,7 +67,7 @@ struct HTTPCacheStoredFieldsTests {
         #expect(stale.response.cacheStatus == .stale)
     }
 
-    @Test("public gives a heuristic lifetime to any status (RFC 9111 §4.2.2); without Last-Modified it is not stored")
+    @Test("RFC 9111 §4.2.2: public gives a heuristic lifetime to any status (RFC 9111 §4.2.2); without Last-Modified it is not stored")
     func publicGivesHeuristic() async throws {
         let harness = CacheHarness(
             scripted([
@@ -87,7 +87,7 @@ struct HTTPCacheStoredFieldsTests {
         #expect(await bare.storage.all().isEmpty)
     }
 
-    @Test("must-understand overrides no-store for a status the cache understands, and forbids storing any other")
+    @Test("RFC 9111 §5.2.2.3: must-understand overrides no-store for a status the cache understands, and forbids storing any other")
     func mustUnderstand() async throws {
         let directives = ["Cache-Control": "max-age=3600, no-store, must-understand"]
         let understood = CacheHarness(scripted([ok("a", directives)]))

@@ -7,7 +7,7 @@ struct HTTPDateTests {
     /// RFC 9110's example instant, Sun, 06 Nov 1994 08:49:37 GMT.
     private static let example = Date(timeIntervalSince1970: 784_111_777)
 
-    @Test("the three formats a recipient must read, names in any case, whitespace around ignored", arguments: [
+    @Test("RFC 9110 §5.6.7: the three formats a recipient must read, names in any case, whitespace around ignored", arguments: [
         "Sun, 06 Nov 1994 08:49:37 GMT",
         "Sunday, 06-Nov-94 08:49:37 GMT",
         "Sun Nov  6 08:49:37 1994",
@@ -43,7 +43,7 @@ struct HTTPDateTests {
         #expect(try year("Tuesday, 29-Feb-00 00:00:00 GMT", now: before2100) == 2000)
     }
 
-    @Test("not dates: other zones, impossible days and times, wrong shapes", arguments: [
+    @Test("RFC 9110 §5.6.7, RFC 9111 §5.3: not dates: other zones, impossible days and times, wrong shapes", arguments: [
         "", "5", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 1994 08:49:37", "Sun 06 Nov 1994 08:49:37 GMT",
         "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
         "Sun, 006 Nov 1994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
