@@ -118,6 +118,8 @@ let package = Package(
             dependencies: [
                 "NetworkingKit",
                 "NetworkingKitTesting",
+                // Only so that the transport's doc-comment sample is compiled with the others.
+                "NetworkingKitAsyncHTTPClient",
                 "ExampleServices",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

@@ -8,7 +8,7 @@ extension MockAPIClient {
     /// ```swift
     /// let call = try #require(mock.calls.first)
     /// #expect(call.method == .post && call.path == "/films/up/rating")
-    /// #expect(try call.jsonBody(as: FilmRating.self) == FilmRating(stars: 5))
+    /// #expect(try call.jsonBody(as: FilmRating.self) == FilmRating(rating: 5))
     /// ```
     public struct Call: Sendable {
         /// The path as the endpoint or request declared it (`"/films/up"`), before any base URL.

@@ -6,7 +6,7 @@ public import NetworkingKit
 /// ```swift
 /// let sent = try #require(transport.requests(to: "/v1/films/up/rating").first)
 /// #expect(sent.method == .post)
-/// #expect(try sent.jsonBody(as: FilmRating.self) == FilmRating(stars: 5))
+/// #expect(try sent.jsonBody(as: FilmRating.self) == FilmRating(rating: 5))
 /// #expect(sent.queryValue("notify") == "true")
 /// ```
 extension RecordedRequest {

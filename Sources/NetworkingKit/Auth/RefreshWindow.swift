@@ -8,7 +8,9 @@ import Foundation
 /// refresh leaves the window.
 ///
 /// ```swift
-/// let refresher = TokenRefresher(refreshWindow: RefreshWindow(maximumRefreshes: 3, interval: .seconds(60))) { ... }
+/// let refresher = TokenRefresher(refreshWindow: RefreshWindow(maximumRefreshes: 3, interval: .seconds(60))) { token in
+///     try await authAPI.refresh(token)
+/// }
 /// ```
 public struct RefreshWindow: Sendable, Hashable {
     /// How many refreshes may start within ``interval``.

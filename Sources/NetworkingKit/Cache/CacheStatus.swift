@@ -4,8 +4,8 @@ public import HTTPTypes
 /// header.
 ///
 /// ```swift
-/// let response = try await client.request(PixarAPIEndpoint.films, as: [Film].self)
-/// if response.cacheStatus == .hit { ... }
+/// let response = try await client.response(PixarAPIEndpoint.films, as: [Film].self)
+/// if response.cacheStatus == .hit { print("no request was sent") }
 /// ```
 public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     /// A stored response, fresh enough to use without asking the server.

@@ -13,7 +13,7 @@ import Musl
 /// survive a restart, bounded by total size and evicting the least recently used entry first.
 ///
 /// ```swift
-/// let caches = URL.cachesDirectory.appending(path: "com.example.app/http")
+/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appending(path: "com.example.app/http")
 /// let storage = DiskCacheStorage(directory: caches, maxBytes: 50 * 1024 * 1024)
 /// ```
 ///

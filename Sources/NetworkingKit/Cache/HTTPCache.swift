@@ -115,15 +115,17 @@ public final class HTTPCache: Middleware {
         let stored = await lookup(exchange)
         // A stored response that cannot give what is asked (a part for the whole, a range it does
         // not hold) is no answer; the origin's answer may replace it.
-        let found = stored.flatMap { StoredRanges.selection(of: $0.entry, for: range) == nil ? nil : $0 }
+        let usable = stored.flatMap { StoredRanges.selection(of: $0.entry, for: range) }
+        let found = usable == nil ? nil : stored
+        let selection = usable ?? .whole
 
         switch policy {
         case .returnCacheDataDontLoad:
             guard let found else { return Self.gatewayTimeout() }
-            return Self.answer(found.entry, as: nil, now: now, to: exchange.request, range: range)
+            return Self.answer(found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .returnCacheDataElseLoad:
             guard let found else { return try await load(exchange, next: next, replacing: stored) }
-            return Self.answer(found.entry, as: nil, now: now, to: exchange.request, range: range)
+            return Self.answer(found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .useProtocolCachePolicy, .reloadIgnoringCacheData:
             break
         }
@@ -136,13 +138,13 @@ public final class HTTPCache: Middleware {
         switch Reuse(entry: CacheControl(found.entry.response.headerFields), freshness: freshness, request: directives) {
         case .fresh:
             context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
-            return Self.answer(found.entry, as: .hit, now: now, to: exchange.request, range: range)
+            return Self.answer(found.entry, as: .hit, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .stale:
-            return Self.answer(found.entry, as: .stale, now: now, to: exchange.request, range: range)
+            return Self.answer(found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .staleWhileRevalidate:
             // §5.2.1.7: only-if-cached asks that the origin not be contacted, not even behind.
             if !directives.onlyIfCached { revalidateInBackground(found, exchange: exchange, next: next) }
-            return Self.answer(found.entry, as: .stale, now: now, to: exchange.request, range: range)
+            return Self.answer(found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .validate:
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             // The caller's own conditions or range go to the origin as they are: the cache's
@@ -428,16 +430,17 @@ public final class HTTPCache: Middleware {
         (stamped(entry.response, from: entry, as: status, now: now), HTTPBody(entry.body))
     }
 
-    /// A stored response as the answer to `request`: a `304` when the caller's own conditions say
-    /// it has the response already (RFC 9111 §4.3.2), the single range it asked for as a `206`, or
-    /// the whole response.
+    /// A stored response as an answer: a `304` when the caller's own conditions (`request`, when it
+    /// has any) say it has the response already (RFC 9111 §4.3.2), the `selection` of its bytes as
+    /// a `206`, or the whole response.
     private static func answer(
-        _ entry: CachedResponse, as status: CacheStatus?, now: Date, to request: HTTPRequest, range: RequestedRange?
+        _ entry: CachedResponse, as status: CacheStatus?, now: Date, conditions request: HTTPRequest?,
+        selection: StoredRanges.Selection
     ) -> (HTTPResponse, HTTPBody?) {
-        if Validation.isConditional(request), CallerConditions.callerHasCurrent(request, entry: entry) {
+        if let request, CallerConditions.callerHasCurrent(request, entry: entry) {
             return (stamped(CallerConditions.notModified(entry), from: entry, as: status, now: now), nil)
         }
-        guard let range, case .bytes(let positions, let complete)? = StoredRanges.selection(of: entry, for: range) else {
+        guard case .bytes(let positions, let complete) = selection else {
             return serve(entry, as: status, now: now)
         }
         let (response, body) = StoredRanges.cut(entry, to: positions, completeLength: complete)

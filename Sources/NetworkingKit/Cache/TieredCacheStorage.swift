@@ -4,7 +4,7 @@
 /// ```swift
 /// let storage = TieredCacheStorage(
 ///     memory: MemoryCacheStorage(),
-///     disk: DiskCacheStorage(directory: URL.cachesDirectory.appending(path: "http")))
+///     disk: DiskCacheStorage(directory: FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appending(path: "http")))
 /// ```
 ///
 /// Reads try the front first and fall back to the back, copying what they find into the front so

@@ -9,7 +9,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// let redaction = Redaction.default.adding(headers: ["X-API-Key"], queryParameters: ["api_key", "token"])
-/// redaction.redact(URL(string: "https://api.example.com/films?api_key=k3y&page=2")!)
+/// print(redaction.redact(URL(string: "https://api.example.com/films?api_key=k3y&page=2")!))
 /// // https://api.example.com/films?api_key=%3Credacted%3E&page=2
 /// ```
 ///

@@ -15,10 +15,12 @@ public import Foundation
 ///
 /// ```swift
 /// struct AuthInterceptor: RequestInterceptor {
-///     let tokenStore: TokenStore
+///     let tokenStore: any TokenStore
 ///     func intercept(_ request: URLRequest) async throws -> URLRequest {
 ///         var request = request
-///         request.setValue("Bearer \(await tokenStore.token())", forHTTPHeaderField: "Authorization")
+///         if let token = try await tokenStore.token() {
+///             request.setValue(token.authorizationValue, forHTTPHeaderField: "Authorization")
+///         }
 ///         return request
 ///     }
 /// }

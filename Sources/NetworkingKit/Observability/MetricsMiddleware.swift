@@ -5,7 +5,7 @@ public import HTTPTypes
 /// cache did.
 ///
 /// ```swift
-/// MetricsSystem.bootstrap(PrometheusMetricsFactory(...))   // once, at launch
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory())   // once, at launch
 /// let client = LiveAPIClient(configuration: .init(
 ///     baseURL: baseURL,
 ///     middlewares: [MetricsMiddleware(), HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]))

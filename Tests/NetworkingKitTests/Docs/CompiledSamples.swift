@@ -33,6 +33,50 @@ enum CompiledSamples {
         }
     }
 
+    /// The ```` ```swift ```` blocks of the doc comments in the source file at `path` (from the
+    /// package root), each line without its indentation and `/// ` prefix.
+    static func docCommentBlocks(of path: String) throws -> [String] {
+        let source = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [String]?
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            guard trimmed.hasPrefix("///") else {
+                current = nil
+                continue
+            }
+            var text = trimmed.dropFirst(3)
+            if text.hasPrefix(" ") { text = text.dropFirst() }
+            if current == nil {
+                if text == "```swift" { current = [] }
+            } else if text == "```" {
+                blocks.append((current ?? []).joined(separator: "\n") + "\n")
+                current = nil
+            } else {
+                current?.append(String(text))
+            }
+        }
+        return blocks
+    }
+
+    /// Expects the doc-comment samples of `sources`, file after file, and the test file's copies
+    /// between `doc-sample` markers to be as many and the same.
+    static func expectSameDocSamples(
+        sources: [String], testFile: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var samples: [(String, String)] = []
+        for path in sources {
+            samples += try docCommentBlocks(of: path).map { (path, $0) }
+        }
+        let compiled = try copies(in: testFile, marker: "doc-sample")
+        #expect(
+            samples.count == compiled.count, "the doc comments have \(samples.count) Swift samples; \(compiled.count) are compiled",
+            sourceLocation: sourceLocation)
+        for (index, ((path, sample), copy)) in zip(samples, compiled).enumerated() {
+            #expect(sample == copy, "sample \(index + 1) (\(path)) differs from its compiled copy", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Expects the document's samples and the test file's copies to be as many and the same.
     static func expectSame(
         document: String, droppingImports: Bool = false, testFile: String, marker: String,

@@ -1,0 +1,340 @@
+import ExampleServices
+import Foundation
+import HTTPTypes
+import Logging
+import Metrics
+import MetricsTestKit
+import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import Testing
+import Tracing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The Swift samples of NetworkingKit's doc comments, from HTTP to Transfer, and of
+// NetworkingKitAsyncHTTPClient's, compiled: each sits between `doc-sample` markers, exactly as in
+// its doc comment, inside a function whose parameters supply what the sample assumes, and the
+// test below fails when a sample and its copy differ.
+
+/// Stand-ins for what the samples take from the app around them.
+private struct UploadReceipt: Decodable, Sendable {
+    let id: Int
+}
+
+private struct TodoPage: Decodable, Sendable {
+    let items: [TodoDTO]
+    let nextCursor: String?
+}
+
+private struct Post: Decodable, Sendable {
+    let title: String
+}
+
+/// Stands for swift-prometheus' `PrometheusMetricsFactory`, a metrics backend.
+private typealias PrometheusMetricsFactory = TestMetrics
+
+/// The endpoints the streaming and transfer samples name.
+private struct TodosExportEndpoint: APIEndpoint {
+    var path: String { "/todos/export" }
+}
+
+extension TodosAPI {
+    /// The todos as JSON lines.
+    fileprivate static var export: TodosExportEndpoint { TodosExportEndpoint() }
+}
+
+private enum Feeds: APIEndpoint {
+    case live
+
+    var path: String { "/feed" }
+}
+
+private struct FileEndpoint: APIEndpoint {
+    let path: String
+}
+
+private enum Files {
+    static let report = FileEndpoint(path: "/files/report")
+
+    static func report(id: Int) -> FileEndpoint {
+        FileEndpoint(path: "/files/reports/\(id)")
+    }
+}
+
+private enum Uploads: APIEndpoint {
+    case create
+
+    var path: String { "/uploads" }
+    var method: HTTPMethod { .post }
+}
+
+private enum DocCommentClientSamples {
+    // MARK: HTTP and logging
+
+    static func httpBodySample(chunks: AsyncStream<Data>, fileSize: Int64) {
+        // <doc-sample>
+        let json = HTTPBody(Data(#"{"rating":5}"#.utf8))
+        let upload = HTTPBody(chunks, length: .known(fileSize), iterationBehavior: .single)
+        // </doc-sample>
+        _ = (json, upload)
+    }
+
+    /// The sample is a lone expression: it is the value of this function.
+    static func curlDescriptionSample(request: HTTPRequest) -> String {
+        // <doc-sample>
+        request.curlDescription(body: Data(#"{"rating":5}"#.utf8))
+        // curl -X POST 'https://api.example.com/v1/films/1/ratings' -H 'Authorization: Bearer <redacted>' \
+        //   -H 'Content-Type: application/json' --data-raw '{"rating":5}'
+        // </doc-sample>
+    }
+
+    static func loggingMiddlewareSample(baseURL: URL, refresher: TokenRefresher) {
+        // <doc-sample>
+        var logger = Logger(label: "api")
+        logger.logLevel = .debug
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: baseURL,
+            middlewares: [
+                LoggingMiddleware(redaction: .default.adding(queryParameters: ["api_key"])),
+                AuthenticationMiddleware(tokenProvider: refresher),
+                RetryMiddleware(),
+            ],
+            logger: logger))
+        // </doc-sample>
+        _ = client
+    }
+
+    static func redactionSample() {
+        // <doc-sample>
+        let redaction = Redaction.default.adding(headers: ["X-API-Key"], queryParameters: ["api_key", "token"])
+        print(redaction.redact(URL(string: "https://api.example.com/films?api_key=k3y&page=2")!))
+        // https://api.example.com/films?api_key=%3Credacted%3E&page=2
+        // </doc-sample>
+    }
+
+    // MARK: Middleware
+
+    static func middlewareSample() {
+        // <doc-sample>
+        struct APIKeyMiddleware: Middleware {
+            let key: String
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                var request = request
+                request.headerFields[HTTPField.Name("X-API-Key")!] = key
+                return try await next(request, body, context)
+            }
+        }
+        // </doc-sample>
+    }
+
+    static func requestInterceptorSample(url: URL, store: any TokenStore) {
+        // <doc-sample>
+        struct AuthInterceptor: RequestInterceptor {
+            let tokenStore: any TokenStore
+            func intercept(_ request: URLRequest) async throws -> URLRequest {
+                var request = request
+                if let token = try await tokenStore.token() {
+                    request.setValue(token.authorizationValue, forHTTPHeaderField: "Authorization")
+                }
+                return request
+            }
+        }
+        let client = LiveAPIClient(baseURL: url, middlewares: [AuthInterceptor(tokenStore: store).middleware])
+        // </doc-sample>
+        _ = client
+    }
+
+    static func responseInterceptorSample() {
+        // <doc-sample>
+        struct ResponseLogger: ResponseInterceptor {
+            func intercept(data: Data, response: URLResponse) async throws -> (Data, URLResponse) {
+                print((response as? HTTPURLResponse)?.statusCode ?? 0, data.count)
+                return (data, response)
+            }
+        }
+        // </doc-sample>
+    }
+
+    // MARK: Multipart and observability
+
+    static func multipartFormDataSample(client: LiveAPIClient, posterURL: URL) async throws {
+        // <doc-sample>
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        form.append(Data(#"{"rating":5}"#.utf8), name: "meta", contentType: "application/json")
+        try form.append(fileAt: posterURL, name: "poster")   // read in chunks while it is sent
+        let receipt = try await client.send(Request<UploadReceipt>(path: "/uploads", method: .post, body: .multipart(form)))
+        // </doc-sample>
+        _ = receipt
+    }
+
+    static func metricsMiddlewareSample(baseURL: URL) {
+        // <doc-sample>
+        MetricsSystem.bootstrap(PrometheusMetricsFactory())   // once, at launch
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: baseURL,
+            middlewares: [MetricsMiddleware(), HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]))
+        // </doc-sample>
+        _ = client
+    }
+
+    static func tracingMiddlewareSample(baseURL: URL, otelTracer: any Tracer) {
+        // <doc-sample>
+        InstrumentationSystem.bootstrap(otelTracer)   // once, at launch
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: baseURL, middlewares: [TracingMiddleware(), RetryMiddleware()]))
+        // </doc-sample>
+        _ = client
+    }
+
+    // MARK: Pagination, redirects and retry
+
+    static func cursorPagesSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        // A cursor in the body: {"items": [...], "next_cursor": "abc"}
+        let pages = client.pages(Request<TodoPage>(path: "/todos/cursor")) { page in
+            page.value.nextCursor.map { Request(path: "/todos/cursor", query: [URLQueryItem(name: "cursor", value: $0)]) }
+        }
+        for try await todo in pages.items(\.items) {
+            print(todo.title)
+        }
+        // </doc-sample>
+    }
+
+    static func linkedPagesSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos?_limit=20")).items {
+            print(todo.title)
+        }
+        // </doc-sample>
+    }
+
+    static func numberedPagesSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/posts"))
+        for try await post in posts.items(\.data) {
+            print(post.title)
+        }
+        // </doc-sample>
+    }
+
+    static func redirectPolicySample(url: URL) {
+        // <doc-sample>
+        var configuration = LiveAPIClient.Configuration(baseURL: url)
+        configuration.redirectPolicy = RedirectPolicy(maxRedirects: 3, sensitiveHeaders: [HTTPField.Name("X-API-Key")!])
+        // </doc-sample>
+        _ = configuration
+    }
+
+    static func retryMiddlewareSample(url: URL) {
+        // <doc-sample>
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: url,
+            middlewares: [RetryMiddleware(policy: .default)]
+        ))
+        // </doc-sample>
+        _ = client
+    }
+
+    static func retryAtTheCallSiteSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        let films = try await withRetry(policy: .default) {
+            try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
+        }
+        // </doc-sample>
+        _ = films
+    }
+
+    // MARK: Streaming and transfers
+
+    static func jsonLinesSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        for try await todo in client.lines(TodosAPI.export, as: TodoDTO.self) {
+            print(todo.title)
+        }
+        // </doc-sample>
+    }
+
+    static func serverSentEventsSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        for try await event in client.events(Feeds.live) {
+            print(event.event, event.data)
+        }
+        // </doc-sample>
+    }
+
+    static func downloadSample(client: LiveAPIClient, reportURL: URL) async throws {
+        // <doc-sample>
+        let file = try await client.download(Files.report(id: 7), to: reportURL, resumable: true) { progress in
+            print(progress)  // 1048576 of 4194304 bytes (25%)
+        }
+        // </doc-sample>
+        _ = file
+    }
+
+    static func uploadSample(client: LiveAPIClient, posterURL: URL) async throws {
+        // <doc-sample>
+        var form = MultipartFormData()
+        form.append("Luxo Jr.", name: "title")
+        try form.append(fileAt: posterURL, name: "poster")
+        let receipt = try await client.upload(.multipart(form), to: Uploads.create, as: UploadReceipt.self) { progress in
+            print(progress)
+        }
+        // </doc-sample>
+        _ = receipt
+    }
+
+    static func transferProgressSample(client: LiveAPIClient, destination: URL) async throws {
+        // <doc-sample>
+        let file = try await client.download(Files.report, to: destination) { progress in
+            print("\(progress.completed) of \(progress.total ?? -1) bytes")
+        }
+        // </doc-sample>
+        _ = file
+    }
+
+    // MARK: NetworkingKitAsyncHTTPClient
+
+    static func asyncHTTPClientTransportSample(url: URL) {
+        // <doc-sample>
+        let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport())
+        // </doc-sample>
+        _ = client
+    }
+}
+
+@Suite("Doc-comment samples: NetworkingKit, HTTP to Transfer, and NetworkingKitAsyncHTTPClient")
+struct DocCommentSamplesClientTests {
+    @Test("every Swift sample in these doc comments is compiled here, unchanged")
+    func samplesMatch() throws {
+        try CompiledSamples.expectSameDocSamples(
+            sources: [
+                "Sources/NetworkingKit/HTTP/HTTPBody.swift",
+                "Sources/NetworkingKit/Logging/CURLDescription.swift",
+                "Sources/NetworkingKit/Logging/LoggingMiddleware.swift",
+                "Sources/NetworkingKit/Logging/Redaction.swift",
+                "Sources/NetworkingKit/Middleware/Middleware.swift",
+                "Sources/NetworkingKit/Middleware/RequestInterceptor.swift",
+                "Sources/NetworkingKit/Middleware/ResponseInterceptor.swift",
+                "Sources/NetworkingKit/Multipart/MultipartFormData.swift",
+                "Sources/NetworkingKit/Observability/MetricsMiddleware.swift",
+                "Sources/NetworkingKit/Observability/TracingMiddleware.swift",
+                "Sources/NetworkingKit/Pagination/Pages.swift",
+                "Sources/NetworkingKit/Pagination/PaginatedResponse.swift",
+                "Sources/NetworkingKit/Redirect/RedirectPolicy.swift",
+                "Sources/NetworkingKit/Retry/RetryMiddleware.swift",
+                "Sources/NetworkingKit/Retry/WithRetry.swift",
+                "Sources/NetworkingKit/Streaming/JSONLines.swift",
+                "Sources/NetworkingKit/Streaming/ServerSentEvents.swift",
+                "Sources/NetworkingKit/Transfer/APIClient+Download.swift",
+                "Sources/NetworkingKit/Transfer/APIClient+Upload.swift",
+                "Sources/NetworkingKit/Transfer/TransferProgress.swift",
+                "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
+            ],
+            testFile: #filePath)
+    }
+}
