@@ -51,49 +51,13 @@ public actor FileTokenStore: TokenStore {
         let directory = fileURL.deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try Self.writeOwnerOnly(data, to: temporary.path)
-            try Self.check(rename(temporary.path, fileURL.path))
-        } catch {
-            _ = unlink(temporary.path)
-            throw error
-        }
+        try OwnerOnlyFile.write(data, replacing: fileURL.path)
     }
 
     /// Deletes the file; a missing file is not an error.
     public func removeToken() throws {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else {
-            throw Self.posixError()
+            throw OwnerOnlyFile.posixError()
         }
-    }
-
-    /// Writes `data` to a new file created with mode 0600; `open` applies the mode at creation,
-    /// where `FileManager` would create the file with the umask's mode and change it afterwards.
-    private static func writeOwnerOnly(_ data: Data, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw posixError() }
-        defer { _ = close(descriptor) }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw posixError()
-                }
-                offset += written
-            }
-        }
-        // The rename must not make a file visible whose bytes are still only in a cache.
-        try check(fsync(descriptor))
-    }
-
-    private static func check(_ result: Int32) throws {
-        guard result == 0 else { throw posixError() }
-    }
-
-    private static func posixError() -> POSIXError {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }

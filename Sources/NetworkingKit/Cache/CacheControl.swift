@@ -43,7 +43,7 @@ struct CacheControl: Sendable, Equatable {
     /// The directive's argument as delta-seconds, or `nil` when the directive is absent.
     func seconds(_ name: String) -> Seconds? {
         guard let entry = directives[name] else { return nil }
-        guard let argument = entry, !argument.isEmpty, argument.allSatisfy(\.isASCIIDigit) else { return .invalid }
+        guard let argument = entry, argument.isASCIIDigits else { return .invalid }
         // RFC 9111 §1.2.2: a delta-seconds too large to represent is 2^31.
         return .valid(Int(argument).map { min($0, 2_147_483_648) } ?? 2_147_483_648)
     }
@@ -119,9 +119,4 @@ extension StringProtocol {
         else { return "" }
         return String(self[start...end])
     }
-}
-
-extension Character {
-    /// Whether the character is one of the ASCII digits 0–9.
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

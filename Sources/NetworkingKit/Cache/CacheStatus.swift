@@ -21,10 +21,8 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
 
 extension HTTPField.Name {
     /// `X-Cache`, the header in which ``HTTPCache`` says where an answer came from.
-    public static var xCache: HTTPField.Name {
-        // A literal, valid field name: the initializer cannot fail.
-        HTTPField.Name("X-Cache") ?? .via
-    }
+    // A literal, valid field name: the initializer cannot fail.
+    public static let xCache = HTTPField.Name("X-Cache")!
 }
 
 extension HTTPResponse {

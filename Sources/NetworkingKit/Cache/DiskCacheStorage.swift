@@ -110,7 +110,7 @@ public actor DiskCacheStorage: CacheStorage {
 
     /// Removes everything the storage wrote; other files in the directory are left alone.
     public func removeAll() {
-        for name in directoryContents() where Self.isEntryFileName(name) || Self.isTemporaryFileName(name) {
+        for name in directoryContents() where Self.isEntryFileName(name) || OwnerOnlyFile.isTemporary(name) {
             _ = unlink(path(of: name))
         }
         index = RecencyList()
@@ -166,48 +166,13 @@ public actor DiskCacheStorage: CacheStorage {
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try writeAtomically(data, to: name)
+            try OwnerOnlyFile.write(data, replacing: path(of: name))
         } catch {
             delete(name)
             return
         }
         index?.insert(name, cost: data.count)
         evict(keeping: name)
-    }
-
-    /// Writes `data` to a new file, flushes it, then renames it to `name`; on failure nothing but
-    /// the old file, if any, is left.
-    private func writeAtomically(_ data: Data, to name: String) throws {
-        let temporary = path(of: ".\(name).\(UUID().uuidString).tmp")
-        do {
-            // `open` applies mode 0600 at creation; `O_EXCL` refuses to write through anything
-            // already at that path.
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw Self.posixError() }
-            defer { _ = close(descriptor) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw Self.posixError()
-                    }
-                    offset += written
-                }
-            }
-            // Without this, a crash soon after the rename can leave the new name on an empty or
-            // partly written file on file systems that delay allocation. The directory itself is
-            // not flushed: losing the rename in a crash only loses the new entry, not the old one.
-            guard fsync(descriptor) == 0 else { throw Self.posixError() }
-            // Set explicitly, with sub-second precision, where the file system's own stamp may
-            // be coarse enough to tie entries written in quick succession.
-            try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: temporary)
-            guard rename(temporary, path(of: name)) == 0 else { throw Self.posixError() }
-        } catch {
-            _ = unlink(temporary)
-            throw error
-        }
     }
 
     /// Deletes file `name`, if any, and forgets it.
@@ -246,7 +211,7 @@ public actor DiskCacheStorage: CacheStorage {
             let date = values.contentModificationDate ?? .distantPast
             if Self.isEntryFileName(name) {
                 entries.append((name, date, values.fileSize ?? 0))
-            } else if Self.isTemporaryFileName(name), now.timeIntervalSince(date) > Self.abandonedTemporaryFileAge {
+            } else if OwnerOnlyFile.isTemporary(name), now.timeIntervalSince(date) > Self.abandonedTemporaryFileAge {
                 _ = unlink(path(of: name))
             }
         }
@@ -288,16 +253,8 @@ public actor DiskCacheStorage: CacheStorage {
         let digestLength = SHA256.byteCount * 2
         guard bytes.count == digestLength * 2 + 1, bytes[digestLength] == UInt8(ascii: "-") else { return false }
         return bytes.enumerated().allSatisfy { offset, byte in
-            offset == digestLength || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            offset == digestLength || byte.isASCIIDigit
                 || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
         }
-    }
-
-    private static func isTemporaryFileName(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(".tmp")
-    }
-
-    private static func posixError() -> POSIXError {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }

@@ -185,7 +185,7 @@ public final class HTTPCache: Middleware {
         else {
             // A new representation that is not stored makes the old one obsolete; an error
             // (a 500 without freshness) says nothing about it.
-            if let replacing, (200..<400).contains(response.status.code) {
+            if let replacing, [.successful, .redirection].contains(response.status.kind) {
                 await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
             }
             return (marked, body)
@@ -371,22 +371,16 @@ public final class HTTPCache: Middleware {
         _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, context)
-        guard (200..<400).contains(response.status.code) else { return (response, responseBody) }
+        guard [.successful, .redirection].contains(response.status.kind) else { return (response, responseBody) }
         await storage.removeAll(url: url)
         guard let base = URL(string: url) else { return (response, responseBody) }
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
-                Self.origin(of: target) == Self.origin(of: base), let key = CachePartition.url(for: target)
+                Origin(target) == Origin(base), let key = CachePartition.url(for: target)
             else { continue }
             await storage.removeAll(url: key)
         }
         return (response, responseBody)
-    }
-
-    private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
     }
 
     // MARK: - Lookup and answers

@@ -144,7 +144,7 @@ public final class RequestDeduplicator: Middleware {
     /// still tell the copy was cut.
     private static func buffer(_ body: HTTPBody?, of response: HTTPResponse, limit: Int) async throws -> Data? {
         guard let body else { return nil }
-        guard (200..<300).contains(response.status.code) else {
+        guard response.status.kind == .successful else {
             return try await body.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy) + 1).data
         }
         return try await body.collect(upTo: limit)

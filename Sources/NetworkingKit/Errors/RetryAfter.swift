@@ -10,7 +10,7 @@ public enum RetryAfter: Sendable, Hashable, CustomStringConvertible {
     /// Parses a `Retry-After` value: delay-seconds or an HTTP date; `nil` for anything else.
     public init?(headerValue: String) {
         let trimmed = headerValue.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) {
+        if trimmed.isASCIIDigits {
             // A delay too large to represent is still "a very long time", not garbage; capped so
             // that arithmetic on it (to Duration, to Double and back) can never overflow.
             self = .seconds(min(Int(trimmed) ?? Self.maxSeconds, Self.maxSeconds))
@@ -41,8 +41,4 @@ public enum RetryAfter: Sendable, Hashable, CustomStringConvertible {
         case .date(let date): return HTTPDate.format(date)
         }
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

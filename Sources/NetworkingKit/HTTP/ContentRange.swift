@@ -37,7 +37,7 @@ package struct ContentRange: Hashable {
 
     /// A decimal number of ASCII digits, nothing else.
     static func number(_ text: Substring) -> Int64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard text.isASCIIDigits else {
             return nil
         }
         return Int64(text)

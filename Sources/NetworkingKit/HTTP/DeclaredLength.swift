@@ -15,7 +15,7 @@ extension HTTPBody {
         // Repeated fields come back joined with ", " (and URLSession merges them so itself), so
         // anything but digits is a repetition or a value that is not a number.
         guard let field = response.headerFields[.contentLength] else { return nil }
-        guard !field.isEmpty, field.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard field.isASCIIDigits,
             let declared = Int64(field)
         else {
             throw NetworkError.transport(

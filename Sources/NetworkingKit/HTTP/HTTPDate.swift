@@ -133,7 +133,7 @@ public enum HTTPDate {
         guard digits.contains(text.utf8.count) else { return nil }
         var value = 0
         for byte in text.utf8 {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            guard byte.isASCIIDigit else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value

@@ -57,7 +57,7 @@ public struct ResponseInterceptorMiddleware: Middleware {
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
         // A failed response keeps its status: its body is read only as far as the bounded copy
         // an error would keep, so a huge error page does not turn into "response too large".
-        let isSuccess = (200..<300).contains(response.status.code)
+        let isSuccess = response.status.kind == .successful
         let data: Data
         if isSuccess {
             data = try await responseBody?.collect(upTo: limit) ?? Data()

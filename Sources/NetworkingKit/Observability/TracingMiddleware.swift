@@ -101,17 +101,9 @@ public struct TracingMiddleware: Middleware {
         if let url = request.url {
             attributes["url.full"] = redaction.redact(url).absoluteString
             if let host = url.host { attributes["server.address"] = host }
-            if let port = url.port ?? Self.defaultPort(scheme: url.scheme) { attributes["server.port"] = port }
+            if let port = url.port ?? Origin.defaultPort(scheme: url.scheme) { attributes["server.port"] = port }
         }
         return attributes
-    }
-
-    private static func defaultPort(scheme: String?) -> Int? {
-        switch scheme?.lowercased() {
-        case "https": 443
-        case "http": 80
-        default: nil
-        }
     }
 }
 

@@ -143,16 +143,3 @@ struct RedirectFollower: Sendable {
         }
     }
 }
-
-/// Scheme, host and port: what decides whether credentials may follow a redirect.
-struct Origin: Hashable {
-    let scheme: String
-    let host: String
-    let port: Int?
-
-    init(_ url: URL) {
-        scheme = url.scheme?.lowercased() ?? ""
-        host = url.host?.lowercased() ?? ""
-        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
-    }
-}

@@ -93,7 +93,7 @@ package struct ServerSentEventParser {
         } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("retry".utf8) {
-            if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            if !value.isEmpty, value.allSatisfy(\.isASCIIDigit),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
             {
                 retry = milliseconds
