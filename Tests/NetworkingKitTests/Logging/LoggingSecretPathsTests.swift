@@ -19,7 +19,7 @@ struct ProbeMiddleware: Middleware {
 /// Secrets that reached the log by paths other than the request's own headers and URL, and the
 /// cost of logging when nothing is logged.
 @Suite("Logging: values, errors, cuts and streams")
-struct LoggingReviewTests {
+struct LoggingSecretPathsTests {
     struct Boom: Error, Equatable {}
 
     @Test("a declared query parameter inside a response's Link header is hidden")
