@@ -35,9 +35,23 @@ import Musl
 /// may be private. Use one instance per directory: two instances evict without knowing of each
 /// other's entries until they read them.
 ///
-/// The storage is an actor; its file operations are short, synchronous system calls, made one at
-/// a time.
+/// The storage is an actor; its file operations are synchronous system calls, made one at a time
+/// on a dispatch queue of its own, so that a slow disk or an `fsync` never holds one of the few
+/// threads Swift's tasks share. ``removeAll(url:)`` finds the files to delete in the storage's
+/// index, without listing the directory.
 public actor DiskCacheStorage: CacheStorage {
+    private nonisolated let executor = BlockingIOExecutor(label: "NetworkingKit.DiskCacheStorage")
+
+    /// Runs the storage's methods on its own queue (see above).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Whether the storage's methods run on its own queue; for tests.
+    package func runsOnItsOwnQueue() -> Bool {
+        executor.isCurrent
+    }
+
     /// The directory the files are kept in.
     public nonisolated let directory: URL
     /// The most bytes the files may take together.
@@ -102,8 +116,9 @@ public actor DiskCacheStorage: CacheStorage {
 
     /// Removes every entry for `url`, in every partition.
     public func removeAll(url: String) {
+        loadIndexIfNeeded()
         let prefix = Self.hexDigest(of: url) + "-"
-        for name in directoryContents() where name.hasPrefix(prefix) && Self.isEntryFileName(name) {
+        for name in index?.keys ?? [] where name.hasPrefix(prefix) {
             delete(name)
         }
     }

@@ -21,6 +21,9 @@ struct RecencyList<Key: Hashable> {
     /// How many keys there are.
     var count: Int { nodes.count }
 
+    /// Every key, in no particular order.
+    var keys: [Key] { Array(nodes.keys) }
+
     /// The key used longest ago, the first to evict.
     var leastRecentlyUsed: Key? { oldest }
 

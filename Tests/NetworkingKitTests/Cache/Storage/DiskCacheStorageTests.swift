@@ -31,6 +31,24 @@ struct DiskCacheStorageTests {
         }
     }
 
+    @Test("file I/O runs on the storage's own queue, off the cooperative pool; removeAll(url:) uses the index")
+    func ownQueue() async throws {
+        try await Fixture.withTemporaryDirectory { directory in
+            let storage = DiskCacheStorage(directory: directory)
+            #expect(await storage.runsOnItsOwnQueue())
+            let alice = Fixture.key("films/1", partition: "alice")
+            let bob = Fixture.key("films/1", partition: "bob")
+            let other = Fixture.key("films/2")
+            for key in [alice, bob, other] { await storage.store(Fixture.response("x"), for: key) }
+            await storage.removeAll(url: alice.url)
+            #expect(await storage.responses(for: alice).isEmpty)
+            #expect(await storage.responses(for: bob).isEmpty)
+            #expect(await storage.responses(for: other).count == 1)
+            // A fresh instance lists the directory: the files are gone, not only forgotten.
+            #expect(await DiskCacheStorage(directory: directory).responses(for: bob).isEmpty)
+        }
+    }
+
     @Test("the directory is created 0700 and the files 0600, with no URL or partition in their names")
     func permissionsAndNames() async throws {
         try await Fixture.withTemporaryDirectory { directory in
