@@ -5,37 +5,8 @@ import Testing
 // The Swift samples of the Authentication DocC article, compiled: each sits between
 // `article-sample` markers, exactly as in the article, and the test below fails when they differ.
 
-/// Stand-ins for what the samples take from the app around them.
-private struct Me: Decodable, Sendable {
-    let name: String
-}
-
-private actor AuthenticationArticleSession {
-    func showSignIn() {}
-}
-
-/// The app's own client for its refresh route.
-private struct AuthenticationArticleAuthAPI: Sendable {
-    func refresh(_ token: AuthToken) async throws -> AuthToken {
-        token
-    }
-}
-
-#if !canImport(Security)
-/// NetworkingKit's `KeychainTokenStore` exists on Apple platforms only; elsewhere this stand-in,
-/// with the same initializer, lets the sample compile too. On Apple platforms the sample is
-/// compiled against the real store.
-private struct KeychainTokenStore: TokenStore {
-    let service: String
-
-    func token() async throws -> AuthToken? { nil }
-    func setToken(_ token: AuthToken) async throws {}
-    func removeToken() async throws {}
-}
-#endif
-
 private enum AuthenticationArticleSamples {
-    static func authManager(apiURL: URL, tokenFile: URL, session: AuthenticationArticleSession) async throws {
+    static func authManager(apiURL: URL, tokenFile: URL, session: SampleSignInScreen) async throws {
         // <article-sample>
         let auth = AuthManager(
             client: LiveAPIClient(baseURL: apiURL),          // its own client, without auth.middleware
@@ -52,7 +23,7 @@ private enum AuthenticationArticleSamples {
     }
 
     static func tokenRefresher(
-        apiURL: URL, session: AuthenticationArticleSession, authAPI: AuthenticationArticleAuthAPI,
+        apiURL: URL, session: SampleSignInScreen, authAPI: SampleAuthAPI,
         access: String, refresh: String, expiry: Date
     ) async throws {
         // <article-sample>

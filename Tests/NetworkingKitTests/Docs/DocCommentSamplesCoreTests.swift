@@ -13,25 +13,9 @@ import FoundationNetworking
 // sample that declares an extension sits at file scope, indented like the others so that the
 // comparison reads it the same way.
 
-/// Stand-ins for what the samples take from the app around them.
-private struct Me: Decodable, Sendable {
-    let name: String
-}
-
+/// Stand-ins for what the samples take from the app around them (more in SampleStandIns.swift).
 private struct Film: Decodable, Sendable {
     let title: String
-}
-
-/// What shows the sign-in screen (`appState`, `session`).
-private actor SignInScreen {
-    func showSignIn() {}
-}
-
-/// The app's own client for its refresh route (`authAPI`, `api`).
-private struct AuthAPI: Sendable {
-    func refresh(_ token: AuthToken) async throws -> AuthToken {
-        token
-    }
 }
 
 /// The secure storage that the custom token store sample keeps its token in.
@@ -40,19 +24,6 @@ private struct Vault: Sendable {
     func write(_ token: AuthToken, to key: String) async throws {}
     func delete(_ key: String) async throws {}
 }
-
-#if !canImport(Security)
-/// NetworkingKit's `KeychainTokenStore` exists on Apple platforms only; elsewhere this stand-in,
-/// with the same initializer, lets the sample compile too. On Apple platforms the sample is
-/// compiled against the real store.
-private struct KeychainTokenStore: TokenStore {
-    let service: String
-
-    func token() async throws -> AuthToken? { nil }
-    func setToken(_ token: AuthToken) async throws {}
-    func removeToken() async throws {}
-}
-#endif
 
 /// The endpoints and requests that `APIClient`'s sample sends.
 private struct FilmPosterEndpoint: APIEndpoint {
@@ -99,7 +70,7 @@ private func showMissingFilm() {}
 private enum DocCommentCoreSamples {
     // MARK: Auth
 
-    static func authManagerSample(apiURL: URL, tokenFile: URL, appState: SignInScreen) async throws {
+    static func authManagerSample(apiURL: URL, tokenFile: URL, appState: SampleSignInScreen) async throws {
         // <doc-sample>
         let auth = AuthManager(
             client: LiveAPIClient(baseURL: apiURL),
@@ -136,7 +107,7 @@ private enum DocCommentCoreSamples {
     }
 
     static func authenticationMiddlewareSample(
-        store: any TokenStore, authAPI: AuthAPI, url: URL, logging: LoggingMiddleware,
+        store: any TokenStore, authAPI: SampleAuthAPI, url: URL, logging: LoggingMiddleware,
         deduplication: RequestDeduplicator, cache: HTTPCache, retry: RetryMiddleware
     ) {
         // <doc-sample>
@@ -156,7 +127,7 @@ private enum DocCommentCoreSamples {
         _ = store
     }
 
-    static func keychainTokenStoreSample(api: AuthAPI) {
+    static func keychainTokenStoreSample(api: SampleAuthAPI) {
         // <doc-sample>
         let store = KeychainTokenStore(service: "com.example.app.auth")
         let refresher = TokenRefresher(store: store) { token in try await api.refresh(token) }
@@ -164,7 +135,7 @@ private enum DocCommentCoreSamples {
         _ = refresher
     }
 
-    static func refreshWindowSample(authAPI: AuthAPI) {
+    static func refreshWindowSample(authAPI: SampleAuthAPI) {
         // <doc-sample>
         let refresher = TokenRefresher(refreshWindow: RefreshWindow(maximumRefreshes: 3, interval: .seconds(60))) { token in
             try await authAPI.refresh(token)
@@ -182,7 +153,7 @@ private enum DocCommentCoreSamples {
         // </doc-sample>
     }
 
-    static func tokenRefresherSample(tokenFile: URL, session: SignInScreen, authAPI: AuthAPI, url: URL) {
+    static func tokenRefresherSample(tokenFile: URL, session: SampleSignInScreen, authAPI: SampleAuthAPI, url: URL) {
         // <doc-sample>
         let refresher = TokenRefresher(store: FileTokenStore(fileURL: tokenFile), onSignOut: { _ in
             await session.showSignIn()
