@@ -58,56 +58,45 @@ public struct RetryMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let policy = context.options.retryPolicy.resolved(against: self.policy)
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
-        var context = context
-        var previousDelay = policy.baseDelay
-        // Counted here, not read from `context.attempt`, which outer middlewares (an
+        // Counted by the loop, not read from `context.attempt`, which outer middlewares (an
         // authentication replay) may already have raised.
-        var attempts = 1
-
-        while true {
-            let decision: RetryPolicy.Decision
-            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
-            do {
-                let (response, responseBody) = try await next(request, body, context)
-                outcome = .success((response, responseBody))
-                decision = policy.decision(status: response.status.code, headers: response.headerFields)
-            } catch {
-                if error is CancellationError || Task.isCancelled { throw error }
-                outcome = .failure(error)
-                decision = policy.decision(for: error)
-            }
-
-            guard case .retry(let serverDelay) = decision else {
+        return try await RetryLoop.run(
+            policy: policy, clock: clock, random: random,
+            attempt: { number in
+                var attemptContext = context
+                attemptContext.attempt += number - 1
+                return try await next(request, body, attemptContext)
+            },
+            decision: { outcome in
+                let response: HTTPResponse
+                switch outcome {
+                case .success((let answer, _)): response = answer
+                case .failure(let error): return policy.decision(for: error)
+                }
+                let decision = policy.decision(status: response.status.code, headers: response.headerFields)
                 // Only an answer that needed no retry earns the budget back; a rate limit that
                 // failed fast (Retry-After over the cap) does not.
-                if case .success((let response, _)) = outcome, !policy.retryableStatuses.contains(response.status.code) {
+                if decision == .stop, !policy.retryableStatuses.contains(response.status.code) {
                     budget?.recordSuccess()
                 }
-                return try outcome.get()
-            }
-            let retry = attempts
-            let delay = serverDelay ?? policy.delay(forRetry: retry, previous: previousDelay, random: random)
-            guard mayRepeat, retry < policy.maxAttempts, !exceedsDeadline(delay, context: context),
-                budget?.withdrawForRetry() ?? true
-            else {
-                return try outcome.get()
-            }
-
-            if case .success((_, let abandoned)) = outcome {
-                await HTTPBody.discard(abandoned)
-            }
-            context.logger.debug(
-                "Retrying request",
-                metadata: [
-                    "attempt": "\(retry)", "delay-ms": "\(Int(delay.timeInterval * 1000))",
-                    "reason": "\(Self.reason(for: outcome))",
-                ])
-            retries.increment()
-            try await clock.sleep(for: delay)
-            previousDelay = delay
-            attempts += 1
-            context.attempt += 1
-        }
+                return decision
+            },
+            mayRetry: { outcome, number, delay in
+                guard mayRepeat, !exceedsDeadline(delay, context: context), budget?.withdrawForRetry() ?? true else {
+                    return false
+                }
+                if case .success((_, let abandoned)) = outcome {
+                    await HTTPBody.discard(abandoned)
+                }
+                context.logger.debug(
+                    "Retrying request",
+                    metadata: [
+                        "attempt": "\(number)", "delay-ms": "\(Int(delay.timeInterval * 1000))",
+                        "reason": "\(Self.reason(for: outcome))",
+                    ])
+                retries.increment()
+                return true
+            })
     }
 
     /// Whether waiting `delay` would end after the call's deadline, so the retry could not finish.

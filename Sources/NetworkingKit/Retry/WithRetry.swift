@@ -21,22 +21,14 @@ public func withRetry<T: Sendable>(
     random: @Sendable () -> Double = { Double.random(in: 0..<1) },
     operation: @Sendable () async throws -> T
 ) async throws -> T {
-    var previousDelay = policy.baseDelay
-    var attempt = 1
-    while true {
-        do {
-            return try await operation()
-        } catch {
-            if error is CancellationError || Task.isCancelled { throw error }
-            guard attempt < policy.maxAttempts, case .retry(let serverDelay) = policy.decision(for: error) else {
-                throw error
-            }
-            let delay = serverDelay ?? policy.delay(forRetry: attempt, previous: previousDelay, random: random)
-            try await clock.sleep(for: delay)
-            previousDelay = delay
-            attempt += 1
-        }
-    }
+    try await RetryLoop.run(
+        policy: policy, clock: clock, random: random,
+        attempt: { _ in try await operation() },
+        decision: { outcome in
+            guard case .failure(let error) = outcome else { return .stop }
+            return policy.decision(for: error)
+        },
+        mayRetry: { _, _, _ in true })
 }
 
 /// Runs `operation` up to `maxAttempts` times with the default delays: seed 000's spelling.
