@@ -119,76 +119,71 @@ public struct LoggingMiddleware: Middleware {
         guard logsOwnLines else { return try await next(request, body, inner) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
-        // Worked out only for a line that is written (a logger at `.info` writes failures alone),
-        // and once per call: the request and response lines show the same URL.
-        var url: String?
-        func summary() -> Logger.Metadata {
-            let shown = url ?? {
-                // The known secrets too: a credential of this request quoted in its own URL.
-                // (Its query's secrets are the URL redaction's; only a header's can remain.)
-                let hasSensitiveHeader = request.headerFields.contains { redaction.isSensitive($0.name) }
-                let redacted = request.url.map { url in
-                    let text = redaction.redact(url).absoluteString
-                    return hasSensitiveHeader ? redaction.replacing(secrets.value, in: text) : text
-                }
-                return redacted ?? "(no URL)"
-            }()
-            url = shown
-            return [
-                "http.method": "\(request.method.rawValue)",
-                "http.url": "\(shown)",
-                "attempt": "\(context.attempt)",
-            ]
-        }
-
+        var summary = CallSummary(request: request, attempt: context.attempt, redaction: redaction, secrets: secrets)
         if logger.logLevel <= requestLevel {
             logger.log(
                 level: requestLevel, "Sending request",
-                metadata: requestMetadata(summary(), request, body, showsHeaders, secrets.value))
+                metadata: requestMetadata(summary.metadata(), request, body, showsHeaders, secrets.value))
         }
-
         let start = ContinuousClock.now
         do {
-            var (response, responseBody) = try await next(request, body, inner)
-            let level = response.status.code >= 400 ? failureLevel : responseLevel
-            guard logger.logLevel <= level else { return (response, responseBody) }
-            var summary = summary()
-            summary["duration-ms"] = "\(Self.milliseconds(since: start))"
-            summary["http.status"] = "\(response.status.code)"
-            if let cache = response.cacheStatus { summary["cache"] = "\(cache.rawValue)" }
-            if showsHeaders {
-                summary["http.response.headers"] = metadata(response.headerFields, hiding: secrets.value)
-            }
-
-            if let maxBytes = bodies.maxBytes, let body = responseBody,
-                BodyLogging.isText(contentType: response.headerFields.contentType)
-            {
-                let (logged, handedOn) = await Self.loggable(
-                    body, bytes: BodyLogging.bytesToRead(maxBytes: maxBytes, secrets: secrets.value))
-                responseBody = handedOn
-                if let (data, total) = logged {
-                    let text = BodyLogging.text(
-                        of: data, totalBytes: total, maxBytes: maxBytes,
-                        contentType: response.headerFields.contentType, redaction: redaction,
-                        secrets: secrets.value)
-                    summary["http.response.body"] = "\(text)"
-                }
-            }
-            logger.log(level: level, "Received response", metadata: summary)
-            return (response, responseBody)
+            let (response, responseBody) = try await next(request, body, inner)
+            return await logResponse(
+                response, body: responseBody, summary: &summary, logger: logger, start: start, showsHeaders: showsHeaders,
+                secrets: secrets)
         } catch {
-            let cancelled = error is CancellationError || Task.isCancelled || Self.isCancellation(error)
-            guard logger.logLevel <= (cancelled ? responseLevel : failureLevel) else { throw error }
-            var summary = summary()
-            summary["duration-ms"] = "\(Self.milliseconds(since: start))"
-            if cancelled {
-                logger.log(level: responseLevel, "Request cancelled", metadata: summary)
-            } else {
-                if let status = (error as? NetworkError)?.statusCode { summary["http.status"] = "\(status)" }
-                summary["error"] = "\(redaction.redact(String(describing: error), hiding: secrets.value))"
-                logger.log(level: failureLevel, "Request failed", metadata: summary)
-            }
+            logFailure(error, summary: &summary, logger: logger, start: start, secrets: secrets)
             throw error
+        }
+    }
+
+    /// Writes `Received response` when the logger takes its level, with the response's headers
+    /// and the start of a text body when asked for; returns the answer with a body still whole.
+    private func logResponse(
+        _ response: HTTPResponse, body: HTTPBody?, summary: inout CallSummary, logger: Logger,
+        start: ContinuousClock.Instant, showsHeaders: Bool, secrets: LazySecrets
+    ) async -> (HTTPResponse, HTTPBody?) {
+        let level = response.status.code >= 400 ? failureLevel : responseLevel
+        guard logger.logLevel <= level else { return (response, body) }
+        var metadata = summary.metadata()
+        metadata["duration-ms"] = "\(Self.milliseconds(since: start))"
+        metadata["http.status"] = "\(response.status.code)"
+        if let cache = response.cacheStatus { metadata["cache"] = "\(cache.rawValue)" }
+        if showsHeaders {
+            metadata["http.response.headers"] = self.metadata(response.headerFields, hiding: secrets.value)
+        }
+        var handedOn = body
+        if let maxBytes = bodies.maxBytes, let body, BodyLogging.isText(contentType: response.headerFields.contentType) {
+            let (logged, rest) = await Self.loggable(
+                body, bytes: BodyLogging.bytesToRead(maxBytes: maxBytes, secrets: secrets.value))
+            handedOn = rest
+            if let (data, total) = logged {
+                let text = BodyLogging.text(
+                    of: data, totalBytes: total, maxBytes: maxBytes, contentType: response.headerFields.contentType,
+                    redaction: redaction, secrets: secrets.value)
+                metadata["http.response.body"] = "\(text)"
+            }
+        }
+        logger.log(level: level, "Received response", metadata: metadata)
+        return (response, handedOn)
+    }
+
+    /// Writes `Request cancelled` or `Request failed` (the error redacted) when the logger takes
+    /// its level.
+    private func logFailure(
+        _ error: any Error, summary: inout CallSummary, logger: Logger, start: ContinuousClock.Instant,
+        secrets: LazySecrets
+    ) {
+        let cancelled = error is CancellationError || Task.isCancelled || Self.isCancellation(error)
+        guard logger.logLevel <= (cancelled ? responseLevel : failureLevel) else { return }
+        var metadata = summary.metadata()
+        metadata["duration-ms"] = "\(Self.milliseconds(since: start))"
+        if cancelled {
+            logger.log(level: responseLevel, "Request cancelled", metadata: metadata)
+        } else {
+            if let status = (error as? NetworkError)?.statusCode { metadata["http.status"] = "\(status)" }
+            metadata["error"] = "\(redaction.redact(String(describing: error), hiding: secrets.value))"
+            logger.log(level: failureLevel, "Request failed", metadata: metadata)
         }
     }
 
@@ -269,5 +264,44 @@ public struct LoggingMiddleware: Middleware {
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
         return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// What every line of one call shows: method, URL and attempt. The redacted URL is worked out
+/// only for a line that is written (a logger at `.info` writes failures alone), and once per call:
+/// the request and response lines show the same URL.
+private struct CallSummary {
+    let request: HTTPRequest
+    let attempt: Int
+    let redaction: Redaction
+    let secrets: LazySecrets
+    private var url: String?
+
+    init(request: HTTPRequest, attempt: Int, redaction: Redaction, secrets: LazySecrets) {
+        self.request = request
+        self.attempt = attempt
+        self.redaction = redaction
+        self.secrets = secrets
+    }
+
+    mutating func metadata() -> Logger.Metadata {
+        let shown = url ?? redactedURL()
+        url = shown
+        return [
+            "http.method": "\(request.method.rawValue)",
+            "http.url": "\(shown)",
+            "attempt": "\(attempt)",
+        ]
+    }
+
+    private func redactedURL() -> String {
+        // The known secrets too: a credential of this request quoted in its own URL. (Its
+        // query's secrets are the URL redaction's; only a header's can remain.)
+        let hasSensitiveHeader = request.headerFields.contains { redaction.isSensitive($0.name) }
+        let redacted = request.url.map { url in
+            let text = redaction.redact(url).absoluteString
+            return hasSensitiveHeader ? redaction.replacing(secrets.value, in: text) : text
+        }
+        return redacted ?? "(no URL)"
     }
 }
