@@ -122,6 +122,7 @@ let package = Package(
                 "NetworkingKitAsyncHTTPClient",
                 "ExampleServices",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import NetworkingKit
 import NetworkingKitTesting
@@ -19,44 +20,29 @@ struct LogRecord: Sendable {
     }
 }
 
-/// An in-memory log handler for tests: records every message at every level.
+/// Every message at every level, kept in memory by swift-log's `InMemoryLogHandler`, as
+/// ``LogRecord``s.
 final class LogCapture: Sendable {
-    private let stored = LockedState<[LogRecord]>([])
+    /// Its copies share one store: every logger made here writes to the same records.
+    private let handler = InMemoryLogHandler()
 
-    var records: [LogRecord] { stored.withLock { $0 } }
+    var records: [LogRecord] {
+        handler.entries.map { entry in
+            LogRecord(
+                level: entry.level, message: entry.message.description, metadata: entry.metadata.mapValues { "\($0)" },
+                error: entry.error.map { String(describing: $0) })
+        }
+    }
 
     /// The records with `message`.
     func records(_ message: String) -> [LogRecord] { records.filter { $0.message == message } }
 
     /// A logger writing here, at `level` and above.
     func logger(level: Logger.Level = .trace, metadataProvider: Logger.MetadataProvider? = nil) -> Logger {
-        var logger = Logger(label: "test") { _ in Handler(capture: self, metadataProvider: metadataProvider) }
+        var handler = self.handler
+        handler.metadataProvider = metadataProvider
+        var logger = Logger(label: "test") { _ in handler }
         logger.logLevel = level
         return logger
-    }
-
-    fileprivate func append(_ record: LogRecord) {
-        stored.withLock { $0.append(record) }
-    }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        var metadataProvider: Logger.MetadataProvider?
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let provided = metadataProvider?.get() ?? [:]
-            let merged = metadata.merging(provided) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
-            capture.append(
-                LogRecord(
-                    level: event.level, message: event.message.description,
-                    metadata: merged.mapValues { "\($0)" }, error: event.error.map { String(describing: $0) }))
-        }
     }
 }
