@@ -3,24 +3,6 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-/// A wall clock that moves only when a test says so.
-final class ManualDate: Sendable {
-    private let current: LockedState<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        current = LockedState(start)
-    }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-
-    /// The clock as the `now` source a refresher takes.
-    var source: @Sendable () -> Date { { self.now } }
-}
-
 /// Holds refreshes back until the test opens it, so that concurrent callers can all join one.
 final class RefreshGate: Sendable {
     private let state = LockedState((isOpen: false, waiters: [CheckedContinuation<Void, Never>]()))

@@ -3,15 +3,9 @@ import Logging
 import NetworkingKit
 import NetworkingKitTesting
 
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-    static let start = Date(timeIntervalSince1970: 1_700_000_000)
-    private let current = LockedState(TestClock.start)
-
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
-    /// The HTTP date `offset` seconds from the start.
-    static func httpDate(_ offset: TimeInterval = 0) -> String { HTTPDate.format(start + offset) }
+extension ManualDate {
+    /// The HTTP date `offset` seconds from where every clock starts.
+    static func httpDate(_ offset: TimeInterval = 0) -> String { HTTPDate.format(defaultStart + offset) }
 }
 
 /// The library's `MemoryCacheStorage`, with the keys it was given remembered, so that tests can
@@ -42,7 +36,7 @@ final class TestCacheStorage: CacheStorage {
 
 /// A cache over a stub transport and a hand-moved clock.
 struct CacheHarness {
-    let clock = TestClock()
+    let clock = ManualDate()
     let storage = TestCacheStorage()
     let transport: StubTransport
     let cache: HTTPCache

@@ -37,7 +37,7 @@ struct HTTPCacheCredentialTests {
     func varyOnCredentialsStoresNoCredential() async throws {
         try await StorageFixture.withTemporaryDirectory { directory in
             let storage = DiskCacheStorage(directory: directory)
-            let clock = TestClock()
+            let clock = ManualDate()
             let cache = HTTPCache(storage: storage, now: { clock.now })
             let cookie = "session=s3cr3t-cookie-value"
             let token = "Bearer t0ken-value"

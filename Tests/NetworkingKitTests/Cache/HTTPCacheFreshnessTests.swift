@@ -8,7 +8,7 @@ import Testing
 struct HTTPCacheFreshnessTests {
     @Test("A fresh response is served from the cache as HIT, with its body and Age")
     func maxAgeHit() async throws {
-        let harness = CacheHarness(scripted([ok("toy story", ["Cache-Control": "max-age=100", "Date": TestClock.httpDate()])]))
+        let harness = CacheHarness(scripted([ok("toy story", ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate()])]))
         let first = try await harness.send()
         #expect(first.response.cacheStatus == .miss)
         #expect(first.body == "toy story")
@@ -22,7 +22,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("max-age: stale once the age reaches the lifetime")
     func maxAgeExpires() async throws {
-        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Date": TestClock.httpDate()])]))
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate()])]))
         try await harness.send()
         harness.clock.advance(by: 100)
         let second = try await harness.send()
@@ -33,7 +33,7 @@ struct HTTPCacheFreshnessTests {
     @Test("Expires minus Date gives the lifetime")
     func expiresMinusDate() async throws {
         // Date says the response is 50 s old already on arrival; Expires is 60 s after Date.
-        let headers = ["Date": TestClock.httpDate(-50), "Expires": TestClock.httpDate(10)]
+        let headers = ["Date": ManualDate.httpDate(-50), "Expires": ManualDate.httpDate(10)]
         let harness = CacheHarness(scripted([ok("a", headers)]))
         try await harness.send()
         harness.clock.advance(by: 9)
@@ -44,7 +44,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("An invalid Expires means already expired")
     func invalidExpires() async throws {
-        let harness = CacheHarness(scripted([ok("a", ["Date": TestClock.httpDate(), "Expires": "0"])]))
+        let harness = CacheHarness(scripted([ok("a", ["Date": ManualDate.httpDate(), "Expires": "0"])]))
         try await harness.send()
         #expect(try await harness.send().response.cacheStatus == .miss)
         #expect(harness.networkCount == 2)
@@ -52,7 +52,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("max-age wins over Expires")
     func maxAgeOverExpires() async throws {
-        let headers = ["Cache-Control": "max-age=10", "Date": TestClock.httpDate(), "Expires": TestClock.httpDate(1000)]
+        let headers = ["Cache-Control": "max-age=10", "Date": ManualDate.httpDate(), "Expires": ManualDate.httpDate(1000)]
         let harness = CacheHarness(scripted([ok("a", headers)]))
         try await harness.send()
         harness.clock.advance(by: 10)
@@ -61,7 +61,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("Heuristic freshness: 10% of the time since Last-Modified")
     func heuristic() async throws {
-        let headers = ["Date": TestClock.httpDate(), "Last-Modified": TestClock.httpDate(-1000)]
+        let headers = ["Date": ManualDate.httpDate(), "Last-Modified": ManualDate.httpDate(-1000)]
         let harness = CacheHarness(scripted([ok("a", headers), ok("b", headers)]))
         try await harness.send()
         harness.clock.advance(by: 99)
@@ -69,12 +69,12 @@ struct HTTPCacheFreshnessTests {
         harness.clock.advance(by: 1)
         // Stale: revalidated with If-Modified-Since; the stub answers 200.
         #expect(try await harness.send().response.cacheStatus == .miss)
-        #expect(harness.transport.requests.last?.header("If-Modified-Since") == TestClock.httpDate(-1000))
+        #expect(harness.transport.requests.last?.header("If-Modified-Since") == ManualDate.httpDate(-1000))
     }
 
     @Test("No heuristic freshness for a status not cacheable by default")
     func noHeuristicForOtherStatuses() async throws {
-        let headers = ["Date": TestClock.httpDate(), "Last-Modified": TestClock.httpDate(-1000)]
+        let headers = ["Date": ManualDate.httpDate(), "Last-Modified": ManualDate.httpDate(-1000)]
         let harness = CacheHarness(scripted([StubResponse(status: .created, headers: headers, body: HTTPBody("a"))]))
         try await harness.send()
         try await harness.send()
@@ -84,7 +84,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("The Age header counts toward the current age")
     func ageHeader() async throws {
-        let headers = ["Cache-Control": "max-age=100", "Date": TestClock.httpDate(), "Age": "60"]
+        let headers = ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate(), "Age": "60"]
         let harness = CacheHarness(scripted([ok("a", headers)]))
         try await harness.send()
         harness.clock.advance(by: 39)
@@ -97,11 +97,11 @@ struct HTTPCacheFreshnessTests {
 
     @Test("Corrected age: the time in flight is added to Age; the apparent age from Date counts too")
     func correctedAge() async throws {
-        let clock = LockedState<TestClock?>(nil)
+        let clock = LockedState<ManualDate?>(nil)
         // The response takes 10 s to arrive; it says Age 20 and carries a Date 5 s before arrival.
         let harness = CacheHarness { _ in
             clock.withLock { $0?.advance(by: 10) }
-            return ok("a", ["Cache-Control": "max-age=100", "Date": TestClock.httpDate(5), "Age": "20"])
+            return ok("a", ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate(5), "Age": "20"])
         }
         clock.withLock { $0 = harness.clock }
         try await harness.send()
@@ -114,7 +114,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("A list-valued Age uses its first member (RFC 9111 §5.1)", arguments: ["100, 200", "100,abc", " 100 , 5"])
     func listAge(value: String) async throws {
-        let headers = ["Cache-Control": "max-age=1000", "Date": TestClock.httpDate(), "Age": value]
+        let headers = ["Cache-Control": "max-age=1000", "Date": ManualDate.httpDate(), "Age": value]
         let harness = CacheHarness(scripted([ok("a", headers)]))
         try await harness.send()
         let hit = try await harness.send()
@@ -124,7 +124,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("Repeated Age lines use the first")
     func repeatedAge() async throws {
-        var response = ok("a", ["Cache-Control": "max-age=1000", "Date": TestClock.httpDate()])
+        var response = ok("a", ["Cache-Control": "max-age=1000", "Date": ManualDate.httpDate()])
         response.response.headerFields.append(HTTPField(name: .age, value: "100"))
         response.response.headerFields.append(HTTPField(name: .age, value: "900"))
         let harness = CacheHarness(scripted([response]))
@@ -136,7 +136,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("An invalid Age value is ignored", arguments: ["-5", "abc", "abc, 2", ""])
     func invalidAge(value: String) async throws {
-        let headers = ["Cache-Control": "max-age=100", "Date": TestClock.httpDate(), "Age": value]
+        let headers = ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate(), "Age": value]
         let harness = CacheHarness(scripted([ok("a", headers)]))
         try await harness.send()
         let hit = try await harness.send()
@@ -146,7 +146,7 @@ struct HTTPCacheFreshnessTests {
 
     @Test("An invalid max-age makes the response stale")
     func invalidMaxAge() async throws {
-        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=soon", "Date": TestClock.httpDate()])]))
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=soon", "Date": ManualDate.httpDate()])]))
         try await harness.send()
         #expect(try await harness.send().response.cacheStatus == .miss)
     }

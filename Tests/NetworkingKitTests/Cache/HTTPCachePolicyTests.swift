@@ -18,7 +18,7 @@ struct HTTPCachePolicyTests {
         try await harness.send(.get, "/films")
         try await harness.send(.get, "/films/1")
         let foreign = CachedResponse(
-            response: HTTPResponse(status: .ok), body: Data(), requestTime: TestClock.start, responseTime: TestClock.start)
+            response: HTTPResponse(status: .ok), body: Data(), requestTime: ManualDate.defaultStart, responseTime: ManualDate.defaultStart)
         await harness.storage.store(foreign, for: CacheKey(url: "https://other.example/films/2"))
         try await harness.send(method, "/films")
         #expect(try await harness.send(.get, "/films").response.cacheStatus == .miss)
@@ -107,7 +107,7 @@ struct HTTPCachePolicyTests {
 
     @Test("The caller reads the cache status from Response.cacheStatus")
     func responseCacheStatus() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let cache = HTTPCache(storage: TestCacheStorage(), now: { clock.now })
         let (client, transport) = makeClient(middlewares: [cache]) { _ in
             .json(#"{"id":1}"#, headers: ["Cache-Control": "max-age=100"])

@@ -7,8 +7,8 @@ import Testing
 /// caller's own conditions, single ranges, and stale responses while the origin cannot be reached.
 @Suite("HTTPCache: conditions, ranges, disconnection")
 struct HTTPCacheRangeAndConditionTests {
-    private static let fresh = ["Cache-Control": "max-age=100", "ETag": "\"abc\"", "Last-Modified": TestClock.httpDate(-5000),
-        "Date": TestClock.httpDate(), "Content-Type": "text/plain"]
+    private static let fresh = ["Cache-Control": "max-age=100", "ETag": "\"abc\"", "Last-Modified": ManualDate.httpDate(-5000),
+        "Date": ManualDate.httpDate(), "Content-Type": "text/plain"]
 
     @Test("RFC 9111 §4.3.2, RFC 9110 §13.1.2: a caller's If-None-Match that matches a fresh entry is answered 304 from the cache, weakly compared; a mismatch gets the 200")
     func ifNoneMatch() async throws {
@@ -33,18 +33,18 @@ struct HTTPCacheRangeAndConditionTests {
     func ifModifiedSince() async throws {
         let harness = CacheHarness(scripted([ok("a", Self.fresh)]))
         try await harness.send()
-        #expect(try await harness.send(headers: ["If-Modified-Since": TestClock.httpDate(-5000)]).response.status == .notModified)
-        #expect(try await harness.send(headers: ["If-Modified-Since": TestClock.httpDate(-4000)]).response.status == .notModified)
-        #expect(try await harness.send(headers: ["If-Modified-Since": TestClock.httpDate(-6000)]).response.status == .ok)
+        #expect(try await harness.send(headers: ["If-Modified-Since": ManualDate.httpDate(-5000)]).response.status == .notModified)
+        #expect(try await harness.send(headers: ["If-Modified-Since": ManualDate.httpDate(-4000)]).response.status == .notModified)
+        #expect(try await harness.send(headers: ["If-Modified-Since": ManualDate.httpDate(-6000)]).response.status == .ok)
         #expect(try await harness.send(headers: ["If-Modified-Since": "not a date"]).response.status == .ok)
-        let precedence = try await harness.send(headers: ["If-None-Match": "\"x\"", "If-Modified-Since": TestClock.httpDate()])
+        let precedence = try await harness.send(headers: ["If-None-Match": "\"x\"", "If-Modified-Since": ManualDate.httpDate()])
         #expect(precedence.response.status == .ok)
         #expect(harness.networkCount == 1)
 
-        let noLastModified = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Date": TestClock.httpDate(-10)])]))
+        let noLastModified = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "Date": ManualDate.httpDate(-10)])]))
         try await noLastModified.send()
-        #expect(try await noLastModified.send(headers: ["If-Modified-Since": TestClock.httpDate(-10)]).response.status == .notModified)
-        #expect(try await noLastModified.send(headers: ["If-Modified-Since": TestClock.httpDate(-11)]).response.status == .ok)
+        #expect(try await noLastModified.send(headers: ["If-Modified-Since": ManualDate.httpDate(-10)]).response.status == .notModified)
+        #expect(try await noLastModified.send(headers: ["If-Modified-Since": ManualDate.httpDate(-11)]).response.status == .ok)
     }
 
     @Test("RFC 9111 §4.3.2: If-Match, If-Unmodified-Since, If-Range, and any condition on a stale entry go to the origin as they are")
@@ -127,7 +127,7 @@ struct HTTPCacheRangeAndConditionTests {
             let failing = LockedState(false)
             let harness = CacheHarness { _ in
                 if failing.withLock({ $0 }) { throw down }
-                return ok("stored", ["Cache-Control": cacheControl, "Date": TestClock.httpDate()])
+                return ok("stored", ["Cache-Control": cacheControl, "Date": ManualDate.httpDate()])
             }
             try await harness.send()
             harness.clock.advance(by: 10)

@@ -71,14 +71,14 @@ struct HTTPCacheStoredFieldsTests {
     func publicGivesHeuristic() async throws {
         let harness = CacheHarness(
             scripted([
-                .status(.init(code: 599), headers: ["Cache-Control": "public", "Last-Modified": TestClock.httpDate(-100_000), "Date": TestClock.httpDate()]),
+                .status(.init(code: 599), headers: ["Cache-Control": "public", "Last-Modified": ManualDate.httpDate(-100_000), "Date": ManualDate.httpDate()]),
                 .status(.init(code: 418), headers: ["Cache-Control": "public"]),
             ]))
         try await harness.send()
         #expect(try await harness.send().response.cacheStatus == .hit)
         #expect(harness.networkCount == 1)
 
-        let plain = CacheHarness(scripted([.status(.init(code: 599), headers: ["Last-Modified": TestClock.httpDate(-100_000)])]))
+        let plain = CacheHarness(scripted([.status(.init(code: 599), headers: ["Last-Modified": ManualDate.httpDate(-100_000)])]))
         try await plain.send()
         #expect(try await plain.send().response.cacheStatus == .miss)
         let bare = CacheHarness(scripted([.status(.init(code: 418), headers: ["Cache-Control": "public"])]))
