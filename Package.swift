@@ -118,8 +118,10 @@ let package = Package(
             dependencies: [
                 "NetworkingKit",
                 "NetworkingKitTesting",
-                // Only so that the transport's doc-comment sample is compiled with the others.
+                // Only so that the transport's samples (doc comment and DocC page) are compiled with the others.
                 "NetworkingKitAsyncHTTPClient",
+                // Only for the HTTPClient of the NetworkingKitAsyncHTTPClient page's sample.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "ExampleServices",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

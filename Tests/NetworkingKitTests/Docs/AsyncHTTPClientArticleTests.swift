@@ -1,0 +1,48 @@
+import AsyncHTTPClient
+import ExampleServices
+import Foundation
+import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import Testing
+
+// The Swift samples of NetworkingKitAsyncHTTPClient's DocC catalog page, compiled: each sits
+// between `article-sample` markers, exactly as in the page (imports aside), inside a function
+// that is compiled but never called (the samples talk to a network), and the test below fails
+// when a sample and its copy differ.
+
+private enum AsyncHTTPClientArticleSamples {
+    static func overview() async throws {
+        // <article-sample>
+
+        let client = LiveAPIClient(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            transport: AsyncHTTPClientTransport()
+        )
+        let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
+        // </article-sample>
+        _ = films
+    }
+
+    static func ownHTTPClient(url: URL) async throws {
+        // <article-sample>
+        let httpClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.recommendedConfiguration()
+        )
+        let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport(client: httpClient))
+        // ...
+        try await httpClient.shutdown()
+        // </article-sample>
+        _ = client
+    }
+}
+
+@Suite("NetworkingKitAsyncHTTPClient page samples")
+struct AsyncHTTPClientArticleTests {
+    @Test("every Swift sample of NetworkingKitAsyncHTTPClient.md is compiled here, unchanged")
+    func samplesMatch() throws {
+        try CompiledSamples.expectSame(
+            document: "Sources/NetworkingKitAsyncHTTPClient/NetworkingKitAsyncHTTPClient.docc/NetworkingKitAsyncHTTPClient.md",
+            droppingImports: true, testFile: #filePath, marker: "article-sample")
+    }
+}

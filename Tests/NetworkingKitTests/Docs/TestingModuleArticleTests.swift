@@ -1,0 +1,151 @@
+import ExampleServices
+import Foundation
+import NetworkingKit
+import NetworkingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The Swift samples of NetworkingKitTesting's DocC catalog page, compiled: each sits between
+// `article-sample` markers, exactly as in the page (imports aside), and the test below fails when
+// they differ. The samples that are themselves tests sit in suites of their own, so they also
+// run, as written.
+
+/// Stand-ins for what the samples take from the app around them.
+private extension PixarFilm {
+    static let toyStory = PixarFilm(
+        id: "toy-story", title: "Toy Story", releaseYear: 1995, releaseDate: Date(timeIntervalSince1970: 816_998_400),
+        studio: "Pixar", synopsis: "A cowboy doll is threatened by a new spaceman action figure.")
+    static let up = PixarFilm(
+        id: "up", title: "Up", releaseYear: 2009, releaseDate: Date(timeIntervalSince1970: 1_243_555_200),
+        studio: "Pixar", synopsis: "An old man ties balloons to his house.")
+}
+
+/// A view model as an app would write it: it loads the films, or keeps why it could not.
+private final class FilmsViewModel {
+    private let client: any APIClient
+    private(set) var films: [PixarFilm] = []
+    private(set) var errorMessage: String?
+
+    init(client: any APIClient) {
+        self.client = client
+    }
+
+    func load() async {
+        do {
+            films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
+            errorMessage = nil
+        } catch {
+            errorMessage = error.localizedDescription
+        }
+    }
+}
+
+/// A stand-in for PackageDescription's `Target`, with the two factory methods the manifest sample
+/// uses and their labels: a manifest's API cannot be imported into a test.
+private struct ManifestTarget {
+    struct Dependency: ExpressibleByStringLiteral {
+        init(stringLiteral name: String) {}
+
+        static func product(name: String, package: String) -> Dependency {
+            Dependency(stringLiteral: name)
+        }
+    }
+
+    static func testTarget(name: String, dependencies: [Dependency] = []) -> ManifestTarget {
+        ManifestTarget()
+    }
+}
+
+private enum TestingModuleArticleSamples {
+    /// The sample is a lone expression: it is the value of this property.
+    static var manifest: ManifestTarget {
+        // <article-sample>
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["App", .product(name: "NetworkingKitTesting", package: "NetworkingKit")]
+        )
+        // </article-sample>
+    }
+
+    @Suite("NetworkingKitTesting page: the MockAPIClient sample, run as written")
+    struct MockTheClient {
+        // <article-sample>
+
+        @Test func showsFilmsThenAnError() async throws {
+            let mock = MockAPIClient()
+            mock.stub(PixarAPIEndpoint.films, answers: [
+                .value([PixarFilm.toyStory, .up]),
+                .failure(.timeout(nil)),
+            ])
+
+            let model = FilmsViewModel(client: mock)
+            await model.load()
+            #expect(model.films.count == 2)
+
+            await model.load()
+            #expect(model.errorMessage != nil)
+            #expect(mock.calls(to: "/films").count == 2)
+        }
+        // </article-sample>
+    }
+
+    @Suite("NetworkingKitTesting page: the StubTransport sample, run as written")
+    struct StubTheTransport {
+        // <article-sample>
+        @Test func ratesAFilm() async throws {
+            let transport = StubTransport(routes: [
+                .get("/v1/films", try .json([PixarFilm.toyStory])),
+                .post("/v1/films/up/rating", .status(.created)),
+                StubRoute(.delete, .prefix("/v1/todos/")) { _ in .status(.noContent) },
+            ])
+            let client = LiveAPIClient(baseURL: URL(string: "https://api.test/v1")!, transport: transport)
+
+            try await client.request(PixarAPIEndpoint.rateFilm(id: "up", rating: FilmRating(rating: 5)))
+
+            let sent = try #require(transport.requests(to: "/v1/films/up/rating").first)
+            #expect(sent.method == .post)
+            #expect(try sent.jsonBody(as: FilmRating.self) == FilmRating(rating: 5))
+        }
+        // </article-sample>
+    }
+
+    static func controlTime() {
+        // <article-sample>
+        let clock = ImmediateClock()
+        let retry = RetryMiddleware(policy: .default, clock: clock, random: { 1 })
+        // ... a call that fails twice with 503 ...
+        #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
+        // </article-sample>
+        _ = retry
+    }
+
+    @Suite("NetworkingKitTesting page: the MockURLProtocol sample, run as written")
+    struct StubURLSession {
+        // <article-sample>
+        @Test func loadsFilmsOverURLSession() async throws {
+            MockURLProtocol.register(host: "films.test") { request in
+                #expect(request.httpMethod == "GET")
+                return try MockURLProtocol.json([PixarFilm.toyStory], for: request)
+            }
+            defer { MockURLProtocol.unregister(host: "films.test") }
+
+            let session = URLSession(configuration: MockURLProtocol.configuration())
+            let (data, _) = try await session.data(from: URL(string: "https://films.test/films")!)
+            #expect(!data.isEmpty)
+        }
+        // </article-sample>
+    }
+}
+
+@Suite("NetworkingKitTesting page samples")
+struct TestingModuleArticleTests {
+    @Test("every Swift sample of NetworkingKitTesting.md is compiled here, unchanged")
+    func samplesMatch() throws {
+        try CompiledSamples.expectSame(
+            document: "Sources/NetworkingKitTesting/NetworkingKitTesting.docc/NetworkingKitTesting.md",
+            droppingImports: true, testFile: #filePath, marker: "article-sample")
+    }
+}
