@@ -9,69 +9,43 @@
 final class SharedRefresh: Sendable {
     private typealias Waiter = CheckedContinuation<AuthToken, any Error>
 
-    private enum State {
-        case running(waiters: [Int: Waiter], nextID: Int)
-        case finished(Result<AuthToken, any Error>)
+    private struct State {
+        var flight = SingleFlightState<Waiter, AuthToken>()
+        var nextID: UInt64 = 0
     }
 
-    private let state = LockedState(State.running(waiters: [:], nextID: 0))
+    private let state = LockedState(State())
 
     /// Waits for the refresh's result; throws ``NetworkError/cancelled`` as soon as the calling
     /// task is cancelled.
     func value() async throws -> AuthToken {
-        let id = state.withLock { state -> Int in
-            guard case .running(let waiters, let nextID) = state else { return 0 }
-            state = .running(waiters: waiters, nextID: nextID + 1)
-            return nextID
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID &+= 1 }
+            return state.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let outcome = state.withLock { state -> Result<AuthToken, any Error>? in
-                    switch state {
-                    case .finished(let result):
-                        return result
-                    case .running(var waiters, let nextID):
-                        // The handler below may have run before this continuation existed; the
-                        // cancelled flag is set before it runs, so checking it here under the
-                        // lock closes that gap.
-                        if Task.isCancelled { return .failure(NetworkError.cancelled) }
-                        waiters[id] = continuation
-                        state = .running(waiters: waiters, nextID: nextID)
-                        return nil
-                    }
-                }
-                if let outcome { continuation.resume(with: outcome) }
+                // The handler below may have run before this continuation existed; the cancelled
+                // flag is set before it runs, so reading it here under the lock closes that gap.
+                let action = state.withLock { $0.flight.join(id, continuation, isCancelled: Task.isCancelled) }
+                if case .resume(let result) = action { continuation.resume(with: result) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard case .running(var waiters, let nextID) = state, let waiter = waiters.removeValue(forKey: id) else {
-                    return nil
-                }
-                state = .running(waiters: waiters, nextID: nextID)
-                return waiter
-            }
-            waiter?.resume(throwing: NetworkError.cancelled)
+            // The refresh goes on for the others, whoever leaves.
+            state.withLock { $0.flight.leave(id) }.waiter?.resume(throwing: NetworkError.cancelled)
         }
     }
 
     /// How many callers are waiting; tests use it to start the refresh's answer only once every
     /// caller has joined.
     var waiterCount: Int {
-        state.withLock { state in
-            if case .running(let waiters, _) = state { return waiters.count }
-            return 0
-        }
+        state.withLock { $0.flight.waiterCount }
     }
 
     /// Ends the refresh with `result` and hands it to every waiter; later callers of ``value()``
     /// get it at once.
     func finish(with result: Result<AuthToken, any Error>) {
-        let waiters = state.withLock { state -> [Waiter] in
-            guard case .running(let waiters, _) = state else { return [] }
-            state = .finished(result)
-            return Array(waiters.values)
-        }
-        for waiter in waiters {
+        for waiter in state.withLock({ $0.flight.finish(result) }) {
             waiter.resume(with: result)
         }
     }

@@ -9,10 +9,8 @@
 /// unstructured hop onto an actor that would race with the waiter's own registration.
 ///
 /// The rules, each enforced under the lock:
-/// - A continuation is stored in exactly one place (one call's `waiters`) and whoever removes it
-///   resumes it: the call's end (every waiter, with the same result) or the waiter's
-///   cancellation (that waiter, with ``NetworkError/cancelled``). Nothing is resumed twice, and a
-///   call leaves the table only with all its waiters resumed or none left, so nothing leaks.
+/// - Each call's waiters are a ``SingleFlightState``: a continuation is stored in one place and
+///   whoever removes it resumes it, so nothing is resumed twice and nothing leaks.
 /// - When the last waiter leaves, the call leaves the table and its task is cancelled.
 /// - A call leaves the table when it ends, so a caller arriving afterwards starts a new one.
 ///   Calls carry an id so that a cancelled call finishing late cannot end a newer call's waiters.
@@ -22,7 +20,7 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Call {
         let id: UInt64
         let task: Task<Void, Never>
-        var waiters: [UInt64: Waiter]
+        var flight = SingleFlightState<Waiter, Value>()
     }
 
     private struct State {
@@ -57,7 +55,7 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The number of callers waiting, over all calls in flight.
     var waiterCount: Int {
-        state.withLock { $0.calls.values.reduce(0) { $0 + $1.waiters.count } }
+        state.withLock { $0.calls.values.reduce(0) { $0 + $1.flight.waiterCount } }
     }
 
     /// Returns the result of the call in flight for `key`, starting one with `operation` if there
@@ -96,14 +94,17 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             // the flag. A waiter can never be stored after its handler has already run.
             guard !Task.isCancelled else { return .cancelled }
             if state.calls[key] != nil {
-                state.calls[key]?.waiters[waiter] = continuation
+                // A call in the table is running: it leaves the table when it finishes.
+                _ = state.calls[key]?.flight.join(waiter, continuation, isCancelled: false)
                 return .shared
             }
             let id = state.makeID()
             // Unstructured on purpose: the call must outlive the cancellation of the caller that
             // happened to start it, as long as anyone else still waits for it.
             let task = Task { await self.run(operation, key: key, call: id) }
-            state.calls[key] = Call(id: id, task: task, waiters: [waiter: continuation])
+            var call = Call(id: id, task: task)
+            _ = call.flight.join(waiter, continuation, isCancelled: false)
+            state.calls[key] = call
             return .started
         }
         switch admission {
@@ -123,9 +124,9 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         let waiters = state.withLock { state -> [Waiter] in
             // Absent or another id: every waiter left and a newer call may have taken the key.
-            guard let call = state.calls[key], call.id == id else { return [] }
+            guard var call = state.calls[key], call.id == id else { return [] }
             state.calls[key] = nil
-            return Array(call.waiters.values)
+            return call.flight.finish(result)
         }
         // Resumed outside the lock: a resumed waiter may run at once and come back for the lock.
         for waiter in waiters {
@@ -138,9 +139,10 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let (continuation, abandonedCall) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
             // Not found: the call already ended and resumed it, or it never registered (it saw
             // the cancellation flag and resumed itself).
-            guard let continuation = state.calls[key]?.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
-            guard let call = state.calls[key], call.waiters.isEmpty else { return (continuation, nil) }
-            state.calls[key] = nil
+            guard let (continuation, nobodyLeft) = state.calls[key]?.flight.leave(waiter), let continuation else {
+                return (nil, nil)
+            }
+            guard nobodyLeft, let call = state.calls.removeValue(forKey: key) else { return (continuation, nil) }
             return (continuation, call.task)
         }
         continuation?.resume(throwing: NetworkError.cancelled)
