@@ -61,12 +61,6 @@ func singleReadBody(_ text: String, lengthKnown: Bool = true) -> HTTPBody {
     return HTTPBody(stream, length: lengthKnown ? .known(Int64(bytes.count)) : .unknown, iterationBehavior: .single)
 }
 
-/// The `NetworkError` a call ended with, or `nil` when it succeeded.
-func networkError<Value>(of result: Result<Value, any Error>) -> NetworkError? {
-    guard case .failure(let error) = result else { return nil }
-    return error as? NetworkError ?? .unknown(error)
-}
-
 /// Whether a call ended with `NetworkError.cancelled`.
 func endedCancelled<Value>(_ result: Result<Value, any Error>) -> Bool {
     if case .cancelled? = networkError(of: result) { return true }

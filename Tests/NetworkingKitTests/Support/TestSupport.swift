@@ -38,6 +38,12 @@ struct TestEndpoint: APIEndpoint {
     var options: RequestOptions = .default
 }
 
+/// The `NetworkError` a call ended with, or `nil` when it succeeded.
+func networkError<Value>(of result: Result<Value, any Error>) -> NetworkError? {
+    guard case .failure(let error) = result else { return nil }
+    return error as? NetworkError ?? .unknown(error)
+}
+
 /// Runs `body` and returns the `NetworkError` it throws; fails the test when it throws nothing
 /// or another error type.
 func networkError(_ body: () async throws -> Void) async -> NetworkError? {
