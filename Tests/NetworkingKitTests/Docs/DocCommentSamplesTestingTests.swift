@@ -13,36 +13,13 @@ import FoundationNetworking
 // `doc-sample` markers, exactly as in its doc comment, inside a function whose parameters supply
 // what the sample assumes, and the test below fails when a sample and its copy differ.
 
-/// Stand-ins for what the samples take from the tests around them.
-private extension PixarFilm {
-    static let toyStory = PixarFilm(
-        id: "toy-story", title: "Toy Story", releaseYear: 1995, releaseDate: Date(timeIntervalSince1970: 816_998_400),
-        studio: "Pixar", synopsis: "A cowboy doll is threatened by a new spaceman action figure.")
-    static let up = PixarFilm(
-        id: "up", title: "Up", releaseYear: 2009, releaseDate: Date(timeIntervalSince1970: 1_243_555_200),
-        studio: "Pixar", synopsis: "An old man ties balloons to his house.")
-}
-
+/// Stand-ins for what the samples take from the tests around them (more in SampleStandIns.swift).
 private struct Todo: Codable, Sendable {
     let title: String
 }
 
 private enum Films {
     static let list = Request<[PixarFilm]>(path: "/films")
-}
-
-/// A view model as an app would write it: it loads the films and keeps them.
-private final class FilmsViewModel {
-    private let client: any APIClient
-    private(set) var films: [PixarFilm] = []
-
-    init(client: any APIClient) {
-        self.client = client
-    }
-
-    func load() async {
-        films = (try? await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)) ?? []
-    }
 }
 
 private enum DocCommentTestingSamples {

@@ -12,45 +12,7 @@ import FoundationNetworking
 // markers, exactly as in the article, and the test below fails when they differ. The sample that
 // is itself a test (`loadsFilms`) sits in a suite of its own, so it also runs, as written.
 
-/// Stand-ins for what the samples take from the app around them.
-private extension PixarFilm {
-    static let toyStory = PixarFilm(
-        id: "toy-story", title: "Toy Story", releaseYear: 1995, releaseDate: Date(timeIntervalSince1970: 816_998_400),
-        studio: "Pixar", synopsis: "A cowboy doll is threatened by a new spaceman action figure.")
-    static let up = PixarFilm(
-        id: "up", title: "Up", releaseYear: 2009, releaseDate: Date(timeIntervalSince1970: 1_243_555_200),
-        studio: "Pixar", synopsis: "An old man ties balloons to his house.")
-}
-
-/// A view model as an app would write it: it loads the films and keeps them.
-private final class FilmsViewModel {
-    private let client: any APIClient
-    private(set) var films: [PixarFilm] = []
-
-    init(client: any APIClient) {
-        self.client = client
-    }
-
-    func load() async {
-        films = (try? await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)) ?? []
-    }
-}
-
-/// A stand-in for PackageDescription's `Target`, with the two factory methods the manifest sample
-/// uses and their labels: a manifest's API cannot be imported into a test.
-private struct ManifestTarget {
-    struct Dependency: ExpressibleByStringLiteral {
-        init(stringLiteral name: String) {}
-
-        static func product(name: String, package: String) -> Dependency {
-            Dependency(stringLiteral: name)
-        }
-    }
-
-    static func testTarget(name: String, dependencies: [Dependency] = []) -> ManifestTarget {
-        ManifestTarget()
-    }
-}
+// Stand-ins shared with other sample files are in SampleStandIns.swift.
 
 /// A stand-in for DemoAPI's `DemoServer`, with the same `withServer(_:)`, `baseURL` and
 /// `stats.count(_:)`: the DemoAPI library is a dependency of the integration tests, not of this

@@ -13,51 +13,7 @@ import FoundationNetworking
 // they differ. The samples that are themselves tests sit in suites of their own, so they also
 // run, as written.
 
-/// Stand-ins for what the samples take from the app around them.
-private extension PixarFilm {
-    static let toyStory = PixarFilm(
-        id: "toy-story", title: "Toy Story", releaseYear: 1995, releaseDate: Date(timeIntervalSince1970: 816_998_400),
-        studio: "Pixar", synopsis: "A cowboy doll is threatened by a new spaceman action figure.")
-    static let up = PixarFilm(
-        id: "up", title: "Up", releaseYear: 2009, releaseDate: Date(timeIntervalSince1970: 1_243_555_200),
-        studio: "Pixar", synopsis: "An old man ties balloons to his house.")
-}
-
-/// A view model as an app would write it: it loads the films, or keeps why it could not.
-private final class FilmsViewModel {
-    private let client: any APIClient
-    private(set) var films: [PixarFilm] = []
-    private(set) var errorMessage: String?
-
-    init(client: any APIClient) {
-        self.client = client
-    }
-
-    func load() async {
-        do {
-            films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
-            errorMessage = nil
-        } catch {
-            errorMessage = error.localizedDescription
-        }
-    }
-}
-
-/// A stand-in for PackageDescription's `Target`, with the two factory methods the manifest sample
-/// uses and their labels: a manifest's API cannot be imported into a test.
-private struct ManifestTarget {
-    struct Dependency: ExpressibleByStringLiteral {
-        init(stringLiteral name: String) {}
-
-        static func product(name: String, package: String) -> Dependency {
-            Dependency(stringLiteral: name)
-        }
-    }
-
-    static func testTarget(name: String, dependencies: [Dependency] = []) -> ManifestTarget {
-        ManifestTarget()
-    }
-}
+// Stand-ins shared with other sample files are in SampleStandIns.swift.
 
 private enum TestingModuleArticleSamples {
     /// The sample is a lone expression: it is the value of this property.
