@@ -6,11 +6,13 @@ package import Foundation
 /// - Lines end in CR, LF or CRLF, also across chunks; one leading BOM is dropped.
 /// - A line starting with `:` is a comment; a line without a colon is a field with an empty value;
 ///   one space after the colon is dropped.
-/// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event ID (ignored
-///   when it contains NUL) and it carries over to later events; `retry` counts only when it is all
-///   ASCII digits; other fields are ignored.
+/// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event ID buffer
+///   (ignored when it contains NUL), which becomes the last event ID only at the blank line that ends
+///   the event, and carries over to later events; `retry` counts only when it is all ASCII digits;
+///   other fields are ignored.
 /// - An event is dispatched only at a blank line, and only if it has data; an event cut off by the
-///   end of the stream is dropped.
+///   end of the stream is dropped, and so is its `id`: a reconnection must not claim an event that
+///   never arrived.
 /// - Memory is bounded: a line or an event's data longer than `maxEventSize` bytes throws.
 package struct ServerSentEventParser {
     /// An event or a line larger than the limit.
@@ -24,7 +26,9 @@ package struct ServerSentEventParser {
     private var eventType: String?
     private var pendingRetry: Int?
 
-    /// The last event ID, kept across events and reconnections.
+    /// The `id` of the event being read; it becomes `lastEventID` when the event ends.
+    private var lastEventIDBuffer = ""
+    /// The last event ID, kept across events and reconnections: `Last-Event-ID` on a reconnection.
     private(set) var lastEventID = ""
     /// The reconnection time the stream asked for, in milliseconds.
     private(set) var retry: Int?
@@ -33,6 +37,7 @@ package struct ServerSentEventParser {
         self.maxEventSize = maxEventSize
         self.splitter = LineSplitter(maxLineLength: maxEventSize)
         self.lastEventID = lastEventID
+        self.lastEventIDBuffer = lastEventID
     }
 
     /// The events `chunk` completes.
@@ -66,6 +71,7 @@ package struct ServerSentEventParser {
     package mutating func finish() {
         _ = splitter.finish()
         resetEvent()
+        lastEventIDBuffer = lastEventID
         sawFirstLine = false
     }
 
@@ -91,7 +97,7 @@ package struct ServerSentEventParser {
         } else if name.elementsEqual("event".utf8) {
             eventType = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("id".utf8) {
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy(\.isASCIIDigit),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
@@ -105,6 +111,8 @@ package struct ServerSentEventParser {
 
     private mutating func dispatch() -> ServerSentEvent? {
         defer { resetEvent() }
+        // The standard's first dispatch step, taken even for an event without data.
+        lastEventID = lastEventIDBuffer
         guard hasData else { return nil }
         if data.last == UInt8(ascii: "\n") { data.removeLast() }
         let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"

@@ -48,6 +48,24 @@ struct ServerSentEventParserTests {
         #expect(events.map(\.id) == ["1", "1", "1", ""])
     }
 
+    @Test("an id counts only when its event ends: an event cut off by the end of the stream leaves the last event ID as it was")
+    func idOfACutOffEvent() throws {
+        var parser = ServerSentEventParser(maxEventSize: 1 << 20)
+        #expect(try parser.events(in: Data("id: 1\ndata: a\n\nid: 2\ndata: b".utf8)).map(\.id) == ["1"])
+        #expect(parser.lastEventID == "1")
+        parser.finish()
+        #expect(parser.lastEventID == "1")
+        // The next connection starts from the committed ID, and an id-only event commits its ID.
+        #expect(try parser.events(in: Data("data: c\n\nid: 3\n\n".utf8)).map(\.id) == ["1"])
+        #expect(parser.lastEventID == "3")
+    }
+
+    @Test("the event type goes back to message after each event")
+    func typeResets() throws {
+        let events = try parse("event: add\ndata: a\n\ndata: b\n\nevent:\ndata: c\n\n")
+        #expect(events.map(\.event) == ["add", "message", "message"])
+    }
+
     @Test("retry counts only when all ASCII digits")
     func retry() throws {
         var parser = ServerSentEventParser(maxEventSize: 1 << 20)
