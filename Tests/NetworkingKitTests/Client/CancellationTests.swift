@@ -3,7 +3,7 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-@Suite("Cancellation")
+@Suite("Cancellation", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test("cancelling the calling task during the transport surfaces as .cancelled")
     func cancelDuringTransport() async throws {

@@ -58,6 +58,23 @@ struct LoggingSecretsTests {
         #expect(url.contains("url=") && url.contains("redacted"), "\(url)")
     }
 
+    @Test("a header's credential quoted in the request's own URL, under a parameter nobody declared, is hidden in http.url")
+    func headerSecretInTheURL() async throws {
+        let capture = LogCapture()
+        let (client, _) = makeLoggedClient(capture) { recorded in
+            throw NetworkError.transport(TransportFailure(kind: .connectionLost, request: RequestSummary(recorded.request)))
+        }
+        // `token` is no declared query parameter: only the pass over the call's known secrets finds it.
+        let endpoint = TestEndpoint(
+            path: "/films", headers: ["Authorization": "Bearer \(Secrets.bearer)", "X-API-Key": Secrets.apiKeyHeader],
+            queryItems: [URLQueryItem(name: "token", value: Secrets.bearer), URLQueryItem(name: "echo", value: Secrets.apiKeyHeader)])
+        _ = await networkError { _ = try await client.response(endpoint, as: OK.self) }
+        let urls = capture.records.compactMap { $0.metadata["http.url"].map { "\($0)" } }
+        #expect(urls.count == 2)
+        #expect(urls.allSatisfy { $0.contains("token=") && $0.contains("echo=") && !$0.contains(Secrets.bearer) })
+        #expect(Secrets.leaks(in: capture.records) == [])
+    }
+
     @Test("a transport failure whose description quotes the URL")
     func transportFailure() async throws {
         let capture = LogCapture()
