@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Upcoming features the house style asks for, applied to every target of ours.
@@ -7,6 +7,12 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+// What the AsyncHTTPClient transport needs, asked for only when its trait is on: an app that uses
+// NetworkingKit alone never fetches SwiftNIO, AsyncHTTPClient, Hummingbird or ArgumentParser
+// (SwiftPM leaves out a dependency when every reference to it is guarded by a disabled trait).
+let whenAsyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClientTransport"])
+let whenDemoAPI: TargetDependencyCondition? = .when(traits: ["DemoAPI"])
 
 let package = Package(
     name: "NetworkingKit",
@@ -18,7 +24,22 @@ let package = Package(
         .library(name: "DemoAPI", targets: ["DemoAPI"]),
         .executable(name: "netkit", targets: ["netkit"]),
     ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClientTransport",
+            description: "The NetworkingKitAsyncHTTPClient product: a transport on AsyncHTTPClient and SwiftNIO."
+        ),
+        .trait(
+            name: "DemoAPI",
+            description: "The DemoAPI product (a local server on Hummingbird) and the netkit tool.",
+            enabledTraits: ["AsyncHTTPClientTransport"]
+        ),
+        // NetworkingKit and NetworkingKitTesting alone: the light dependency an app gets by default.
+        .default(enabledTraits: []),
+    ],
     dependencies: [
+        // Docs: `swift package generate-documentation`; a plugin no target uses, never fetched by apps.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -59,12 +80,12 @@ let package = Package(
             dependencies: [
                 "NetworkingKit",
                 "CZlib",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: whenAsyncHTTPClient),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio", condition: whenAsyncHTTPClient),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: whenAsyncHTTPClient),
+                .product(name: "NIOPosix", package: "swift-nio", condition: whenAsyncHTTPClient),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenAsyncHTTPClient),
             ],
             swiftSettings: strictSettings
         ),
@@ -73,14 +94,14 @@ let package = Package(
             name: "DemoAPI",
             dependencies: [
                 "CZlib",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: whenDemoAPI),
+                .product(name: "NIOPosix", package: "swift-nio", condition: whenDemoAPI),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenDemoAPI),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: whenDemoAPI),
+                .product(name: "MultipartKit", package: "multipart-kit", condition: whenDemoAPI),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -92,13 +113,13 @@ let package = Package(
                 "NetworkingKitAsyncHTTPClient",
                 "DemoAPI",
                 "ExampleServices",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: whenDemoAPI),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: whenDemoAPI),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: whenDemoAPI),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: whenDemoAPI),
             ],
             swiftSettings: strictSettings
         ),
@@ -122,6 +143,8 @@ let package = Package(
                 "NetworkingKitAsyncHTTPClient",
                 // Only for the HTTPClient of the NetworkingKitAsyncHTTPClient page's sample.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Only for the README's sample of an app on Hummingbird (the Request/Response names).
+                .product(name: "Hummingbird", package: "hummingbird"),
                 "ExampleServices",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -1,3 +1,4 @@
+#if AsyncHTTPClientTransport
 import AsyncHTTPClient
 import Foundation
 import NetworkingKit
@@ -6,7 +7,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// Maps AsyncHTTPClient's and SwiftNIO's errors to the same ``NetworkError`` cases as URLSession's.
+/// Maps AsyncHTTPClient's and SwiftNIO's errors to the same ``/NetworkingKit/NetworkError`` cases as URLSession's.
 enum AsyncHTTPClientErrorMapping {
     /// Where in the exchange the error happened: a connection closed before the head is a lost
     /// connection; once the body has started, it is a truncated body.
@@ -104,3 +105,4 @@ extension NetworkError {
         return .transport(TransportFailure(kind: failure.kind, code: failure.code, underlying: error, request: failure.request))
     }
 }
+#endif

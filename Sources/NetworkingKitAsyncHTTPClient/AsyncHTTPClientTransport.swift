@@ -1,3 +1,4 @@
+#if AsyncHTTPClientTransport
 public import AsyncHTTPClient
 import Logging
 public import NetworkingKit
@@ -9,11 +10,11 @@ import NIOHTTP1
 /// - Request bodies are streamed as they are produced and response bodies as they arrive, so the
 ///   client's size limit stops an oversized download at the limit.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
-///   as it does for ``URLSessionTransport``; for a streamed answer
+///   as it does for ``/NetworkingKit/URLSessionTransport``; for a streamed answer
 ///   (`RequestOptions.streamsResponseBody`), only the wait for the head.
 /// - Cancelling the calling task cancels the request, during the exchange and while the body is read.
-/// - Errors map to the same ``NetworkError`` cases as URLSession's.
-/// - It does not follow redirects: the client's ``RedirectPolicy`` does, the same way for every
+/// - Errors map to the same ``/NetworkingKit/NetworkError`` cases as URLSession's.
+/// - It does not follow redirects: the client's ``/NetworkingKit/RedirectPolicy`` does, the same way for every
 ///   transport.
 /// - It asks for `gzip, deflate` when the request names no `Accept-Encoding`, and decodes those
 ///   bodies itself as they are read, so the client's size limit applies to the decoded bytes and a
@@ -37,7 +38,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// One `HTTPClient` for the whole process, on AsyncHTTPClient's default event loop group.
     ///
     /// `HTTPClient.shared` is not used because it follows redirects itself, by its own rules,
-    /// before NetworkingKit's ``RedirectPolicy`` could remove credentials or refuse a downgrade.
+    /// before NetworkingKit's ``/NetworkingKit/RedirectPolicy`` could remove credentials or refuse a downgrade.
     public static let sharedClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: recommendedConfiguration()
@@ -132,3 +133,4 @@ extension NIODeadline {
         self = .now() + .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }
+#endif

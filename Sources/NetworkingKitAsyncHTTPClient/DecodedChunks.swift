@@ -1,3 +1,4 @@
+#if AsyncHTTPClientTransport
 import Foundation
 import NetworkingKit
 
@@ -74,3 +75,4 @@ struct DecodedChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wh
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClientTransport
 import AsyncHTTPClient
 import Foundation
 import NetworkingKit
@@ -55,3 +56,4 @@ extension HTTPResponse {
         )
     }
 }
+#endif

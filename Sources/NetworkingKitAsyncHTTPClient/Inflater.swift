@@ -1,3 +1,4 @@
+#if AsyncHTTPClientTransport
 import CZlib
 import Foundation
 import NetworkingKit
@@ -71,7 +72,7 @@ final class Inflater: @unchecked Sendable {
     }
 
     /// Decodes from the pending input into at most `capacity` bytes.
-    /// - Throws: ``NetworkError`` `invalidResponse` for bytes that are not the declared encoding.
+    /// - Throws: ``/NetworkingKit/NetworkError`` `invalidResponse` for bytes that are not the declared encoding.
     func inflate(capacity: Int) throws -> Step {
         if isFinished { return .finished }
         var output = Data(count: capacity)
@@ -150,3 +151,4 @@ struct InflateError: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
 }
+#endif

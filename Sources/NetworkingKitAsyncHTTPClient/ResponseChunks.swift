@@ -1,10 +1,11 @@
+#if AsyncHTTPClientTransport
 import AsyncHTTPClient
 import Foundation
 import NetworkingKit
 import NIOCore
 
 /// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline, with
-/// errors mapped to ``NetworkError``.
+/// errors mapped to ``/NetworkingKit/NetworkError``.
 ///
 /// AsyncHTTPClient's own deadline ends with the response head. Past it, a body with a deadline is
 /// read through a ``BodyPump``: one task and one event-loop timer per request, both gone when the
@@ -225,3 +226,4 @@ final class BodyPump: Sendable {
 
 /// The request's deadline passed while its body was being read.
 struct DeadlineExceeded: Error {}
+#endif

@@ -1,8 +1,8 @@
 public import Foundation
 import NetworkingKit
 
-/// A wall clock that moves only when a test says so: the "now" that ``HTTPCache``,
-/// ``TokenRefresher`` and ``AuthManager`` take as a closure, so that freshness, expiry and
+/// A wall clock that moves only when a test says so: the "now" that ``/NetworkingKit/HTTPCache``,
+/// ``/NetworkingKit/TokenRefresher`` and ``/NetworkingKit/AuthManager`` take as a closure, so that freshness, expiry and
 /// refresh windows are exact in tests. ``ImmediateClock`` does the same for waits.
 public final class ManualDate: Sendable {
     /// The instant a new one starts at unless told otherwise: 14 November 2023, 22:13:20 UTC.

@@ -20,7 +20,7 @@ public import NetworkingKit
 /// The newest stub that matches a call answers it, and stubs for an endpoint, a request or a
 /// predicate come before stubs for a response type. A stub with several answers gives them in
 /// order and then repeats the last. A call nothing matches throws
-/// ``NetworkError/unknown(_:)`` with a ``ScriptError/unscripted(_:)`` naming the call, unless
+/// ``/NetworkingKit/NetworkError/unknown(_:)`` with a ``ScriptError/unscripted(_:)`` naming the call, unless
 /// ``stubUnscripted(throwing:)`` set another answer; the mock never crashes a test.
 ///
 /// Values come back as a `Response` with status `200 OK`, and as `data` the value encoded as

@@ -132,7 +132,7 @@ extension MockAPIClient {
         case failure(NetworkError)
     }
 
-    /// Why a ``MockAPIClient`` could not answer; thrown wrapped in ``NetworkError/unknown(_:)``,
+    /// Why a ``MockAPIClient`` could not answer; thrown wrapped in ``/NetworkingKit/NetworkError/unknown(_:)``,
     /// with a description that names the call and says how to script it.
     public enum ScriptError: Error, Sendable, CustomStringConvertible {
         /// No stub matches the call.

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import NetworkingKit
 
@@ -60,3 +61,4 @@ struct CLIError: Error, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import DemoAPI
 import ExampleServices
@@ -37,3 +38,4 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

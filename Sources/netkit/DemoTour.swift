@@ -1,3 +1,4 @@
+#if DemoAPI
 import DemoAPI
 import ExampleServices
 import Foundation
@@ -287,3 +288,4 @@ struct DemoTour {
         detail("user sees: \"\(error.localizedDescription.replacingOccurrences(of: "\n", with: "; "))\"")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import Foundation
 
@@ -33,3 +34,4 @@ struct NetKit: AsyncParsableCommand {
         }
     }
 }
+#endif

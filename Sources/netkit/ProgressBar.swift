@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import NetworkingKit
 
@@ -78,3 +79,4 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import Foundation
 import Logging
@@ -393,3 +394,4 @@ private struct VerboseLines: LogHandler {
         print("* \(event.message)" + fields.map { " \($0.key)=\($0.value)" }.joined())
     }
 }
+#endif

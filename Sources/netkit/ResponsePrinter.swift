@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import NetworkingKit
 
@@ -56,3 +57,4 @@ struct ResponsePrinter {
         return "(\(data.count) bytes of binary data)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import DemoAPI
 import Dispatch
@@ -74,3 +75,4 @@ final class SignalWatcher {
         sources.forEach { $0.cancel() }
     }
 }
+#endif

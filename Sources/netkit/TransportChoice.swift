@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
@@ -23,3 +24,4 @@ enum TransportChoice: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
+#endif

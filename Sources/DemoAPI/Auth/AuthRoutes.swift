@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// `/auth/login`, `/auth/refresh`, `/auth/expire` and `/me`: bearer tokens with rotation and test
@@ -138,3 +139,4 @@ extension Substring {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 
 /// The two demo accounts and their sessions on one server.
@@ -84,3 +85,4 @@ struct AuthStore: Sendable {
         "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import HTTPTypes  // names `HTTPField`, which Hummingbird does not re-export
 import Hummingbird
 import NIOCore
@@ -55,3 +56,4 @@ struct CacheScriptRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 }
+#endif

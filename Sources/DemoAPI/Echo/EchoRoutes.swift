@@ -1,3 +1,4 @@
+#if DemoAPI
 import Crypto
 import Foundation
 import Hummingbird
@@ -116,3 +117,4 @@ struct EchoRoutes: Sendable {
         return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest, sha256: sha256.finalize().hexDigest))
     }
 }
+#endif

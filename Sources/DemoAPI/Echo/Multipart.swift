@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 
 /// One part of a `multipart/form-data` body as `/echo` reports it.
@@ -120,3 +121,4 @@ extension [UInt8] {
         return nil
     }
 }
+#endif

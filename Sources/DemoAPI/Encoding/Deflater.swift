@@ -1,3 +1,4 @@
+#if DemoAPI
 import CZlib
 import NIOCore
 
@@ -60,3 +61,4 @@ final class Deflater: @unchecked Sendable {
         return output
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import NIOCore
 
@@ -70,3 +71,4 @@ struct EncodingRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 public import Foundation
 import NIOCore
 import NIOPosix
@@ -31,7 +32,7 @@ public final class ByteFaultServer: Sendable {
     }
 
     /// Starts a listener on a free port of 127.0.0.1.
-    /// - Parameter tls: Whether connections are TLS with ``UntrustedCertificate``.
+    /// - Parameter tls: Whether connections are TLS with `UntrustedCertificate` (a self-signed certificate nobody vouches for).
     public static func start(tls: Bool = false) async throws -> ByteFaultServer {
         let context: NIOSSLContext? =
             tls
@@ -137,3 +138,4 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         }
     }
 }
+#endif

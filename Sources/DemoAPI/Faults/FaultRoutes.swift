@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -117,3 +118,4 @@ struct FaultRoutes: Sendable {
 
 /// Thrown after `/faults/truncated` closed its connection mid-body; it only ends the response.
 struct DeliberateTruncation: Error {}
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import NIOCore
 
 /// The deterministic bytes of `/bytes/{n}`, `/stream/{n}` and `/files/{n}`: SplitMix64 seeded with
@@ -59,3 +60,4 @@ struct PseudoRandomBytes: Sendable {
         return buffer
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import NIOCore
 
@@ -74,3 +75,4 @@ struct StatusRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// A self-signed certificate for 127.0.0.1 and localhost, valid until 2126, and its key: what
 /// ``ByteFaultServer``'s TLS listener presents, so that tests can prove a client refuses a
 /// certificate nobody vouches for. Made for this purpose only (no real secret): it is public in
@@ -27,3 +28,4 @@ l6Y+NxC6LMymwUXOHFBhY5Dk+r12NKYRHH8znP6rbW5jvX8AnaSchd3m
 -----END PRIVATE KEY-----
 """
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -55,3 +56,4 @@ struct CacheValidators {
         tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
     }
 }
+#endif

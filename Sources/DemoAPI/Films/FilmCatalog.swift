@@ -1,3 +1,4 @@
+#if DemoAPI
 /// A Pixar film as served by `/films` (snake_case keys, ISO 8601 release date).
 struct Film: Encodable, Sendable, Equatable {
     var id: String
@@ -102,3 +103,4 @@ enum FilmCatalog {
         )
     }
 }
+#endif

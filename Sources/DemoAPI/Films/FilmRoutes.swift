@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -112,3 +113,4 @@ struct FilmRoutes: Sendable {
         return try JSONBody.response(SearchResult(films: films, characters: characters))
     }
 }
+#endif

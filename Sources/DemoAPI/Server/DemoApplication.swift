@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import Logging
 import NIOCore
@@ -59,3 +60,4 @@ enum DemoApplication {
         )
     }
 }
+#endif

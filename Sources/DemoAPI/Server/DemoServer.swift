@@ -1,3 +1,4 @@
+#if DemoAPI
 public import Foundation
 import Hummingbird
 public import Logging
@@ -176,3 +177,4 @@ public final class DemoServer: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// Everything one ``DemoServer`` remembers between requests.
 ///
 /// One instance per server, never a global, so servers started side by side in one test process
@@ -29,3 +30,4 @@ final class DemoState: Sendable {
         boundAuthority.withLock { $0 = "\(host):\(port)" }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 
 /// Request counters of one ``DemoServer``, so tests can assert how many requests a client really
@@ -173,3 +174,4 @@ public final class DemoStats: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import Logging
 import NIOCore
@@ -65,3 +66,4 @@ struct StatsMiddleware: RouterMiddleware {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// The methods an "ANY" route answers. Hummingbird's router is keyed by method, so a route meant to
@@ -16,3 +17,4 @@ extension Router {
         }
     }
 }
+#endif

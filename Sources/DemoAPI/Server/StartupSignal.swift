@@ -1,3 +1,4 @@
+#if DemoAPI
 /// Hands the bound port (or the reason there is none) from the task running the server to the
 /// caller of ``DemoServer/start(_:)``, whichever of the two gets there first.
 final class StartupSignal: Sendable {
@@ -37,3 +38,4 @@ final class StartupSignal: Sendable {
         }
     }
 }
+#endif

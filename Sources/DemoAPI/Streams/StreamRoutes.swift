@@ -1,3 +1,4 @@
+#if DemoAPI
 import HTTPTypes  // names `HTTPField`, which Hummingbird does not re-export
 import Hummingbird
 import NIOCore
@@ -98,3 +99,4 @@ struct StreamRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 }
+#endif

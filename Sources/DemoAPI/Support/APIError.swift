@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import HTTPTypes  // names `HTTPField`, which Hummingbird does not re-export (it re-exports HTTPFields, HTTPRequest, HTTPResponse)
 import Hummingbird
@@ -94,3 +95,4 @@ extension HTTPFields {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import NIOCore
 
@@ -16,3 +17,4 @@ struct DemoRequestContext: RequestContext {
         self.channel = source.channel
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// The 64-bit FNV-1a hash, fed incrementally so `/upload` can hash a body as it streams in.
 ///
 /// Chosen because a client test can recompute it in a few lines, unlike a cryptographic digest.
@@ -19,3 +20,4 @@ struct FNV1a64: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// HTTP-dates (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) as seconds since 1970.
 ///
 /// Done by hand rather than with `DateFormatter` because the formatter is neither `Sendable` nor
@@ -78,3 +79,4 @@ extension Int {
         return remainder < 0 ? remainder + divisor : remainder
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -110,3 +111,4 @@ enum JSONValue: Decodable, Sendable, Equatable {
         return bool
     }
 }
+#endif

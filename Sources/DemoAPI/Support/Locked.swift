@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 
 /// A value guarded by a lock, so the server's state can be read from synchronous code such as
@@ -20,3 +21,4 @@ final class Locked<Value: Sendable>: @unchecked Sendable {  // @unchecked: every
         return try body(&value)
     }
 }
+#endif

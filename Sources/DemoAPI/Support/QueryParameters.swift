@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// Reading query and path values with DemoAPI's rules: a value that is present but wrong is a 400
@@ -30,3 +31,4 @@ extension DemoRequestContext {
         return value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// Runs `body` with a started server and stops the server afterwards, whether `body` returns or
 /// throws: the shape of every `withServer` of DemoAPI's servers.
 func withStopping<Server: Sendable, T>(
@@ -15,3 +16,4 @@ func withStopping<Server: Sendable, T>(
         throw error
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// `?page=P&limit=L` on `/todos`, and the RFC 8288 `Link` header that lets a client walk the pages.
@@ -56,3 +57,4 @@ struct Pagination: Equatable {
         return links.joined(separator: ", ")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// The todos in pages by the two schemes `/todos`' `Link` header does not cover:
@@ -49,3 +50,4 @@ struct TodoPageRoutes: Sendable {
         }
     }
 }
+#endif

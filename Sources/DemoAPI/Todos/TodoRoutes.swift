@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 
 /// `/todos` and `/todos/{id}`: a jsonplaceholder-style CRUD API with filters, pagination headers and
@@ -177,3 +178,4 @@ struct TodoRoutes: Sendable {
         return completed
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// A todo in jsonplaceholder's shape; unlike the rest of DemoAPI its keys are camelCase
 /// (`userId`), exactly as that public API spells them.
 struct Todo: Codable, Sendable, Equatable {
@@ -69,3 +70,4 @@ struct TodoStore: Sendable {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Hummingbird
 import NIOCore
 
@@ -134,3 +135,4 @@ enum ByteRange: Equatable {
         }
     }
 }
+#endif

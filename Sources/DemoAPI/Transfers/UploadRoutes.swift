@@ -1,3 +1,4 @@
+#if DemoAPI
 import Crypto
 import Foundation
 import Hummingbird
@@ -153,3 +154,4 @@ extension SHA256.Digest {
         map { String(format: "%02x", $0) }.joined()
     }
 }
+#endif

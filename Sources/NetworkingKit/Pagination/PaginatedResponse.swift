@@ -40,6 +40,8 @@ extension APIClient {
     /// - Parameters:
     ///   - first: The first page's request; its other query parameters (a `limit`) are kept.
     ///   - parameter: The name of the page number's query parameter.
+    ///   - maxPages: The most pages read; a list that goes on past it ends with an error instead of
+    ///     looping forever.
     public func pages<Item: Decodable & Sendable>(
         numbered first: Request<PaginatedResponse<Item>>, parameter: String = "page", maxPages: Int = 1000
     ) -> Pages<PaginatedResponse<Item>> {

@@ -148,7 +148,10 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The delay before retry number `retry`, with jitter drawn from `random` (a value in 0..<1).
-    /// - Parameter previous: The delay used before the previous retry (decorrelated jitter grows from it).
+    /// - Parameters:
+    ///   - retry: The retry's number, 1 for the first.
+    ///   - previous: The delay used before the previous retry (decorrelated jitter grows from it).
+    ///   - random: A source of values in 0..<1 for the jitter.
     public func delay(forRetry retry: Int, previous: Duration, random: () -> Double) -> Duration {
         let exponential = backoff(forRetry: retry)
         let unit = min(max(random(), 0), 1)

@@ -105,6 +105,8 @@ extension APIClient {
     /// }
     /// ```
     /// - Parameters:
+    ///   - endpoint: The endpoint whose answer is a stream of JSON lines.
+    ///   - type: The type each line decodes to.
     ///   - decoder: The decoder for each line; a `LiveAPIClient`'s own when called on one through
     ///     ``LiveAPIClient/lines(_:as:maxLineLength:)``.
     ///   - maxLineLength: The longest line accepted, in bytes.

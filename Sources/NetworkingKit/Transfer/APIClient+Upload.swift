@@ -15,8 +15,12 @@ extension APIClient {
     ///
     /// A file is read from disk in chunks while it is sent, and read again when a retry or a
     /// `307`/`308` redirect sends the body again.
-    /// - Parameter progress: Told how much of the body has been sent, throttled, ending with the
-    ///   whole body once a successful response has arrived.
+    /// - Parameters:
+    ///   - body: The body sent in place of the endpoint's own.
+    ///   - endpoint: The endpoint: path, method, headers and options.
+    ///   - type: The type the answer decodes to.
+    ///   - progress: Told how much of the body has been sent, throttled, ending with the whole body
+    ///     once a successful response has arrived.
     public func upload<T: Decodable & Sendable>(
         _ body: RequestBody, to endpoint: some APIEndpoint, as type: T.Type = T.self, progress: ProgressHandler? = nil
     ) async throws -> Response<T> {

@@ -1,3 +1,4 @@
+#if DemoAPI
 import ArgumentParser
 import DemoAPI
 import Foundation
@@ -191,6 +192,10 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private static func baseURL(_ text: String) throws -> URL {
+        // As for `request`: Foundation would percent-encode a CR, LF or NUL instead of failing.
+        guard ControlCharacters.first(in: text) == nil else {
+            throw CLIError.usage("bad URL '\(ControlCharacters.printable(text))': it contains a control character")
+        }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host != nil
         else {
@@ -199,3 +204,4 @@ struct BenchCommand: AsyncParsableCommand {
         return url
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import AsyncHTTPClient
 import Foundation
 import NetworkingKit
@@ -78,3 +79,4 @@ struct BenchDownload: Sendable {
         return (raws.sorted()[raws.count / 2], ours.sorted()[ours.count / 2])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 /// What one round of one scenario measured.
 struct BenchRound: Sendable {
     /// From the first request sent to the last answer decoded.
@@ -65,3 +66,4 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 import HTTPTypes
 import NetworkingKit
@@ -165,3 +166,4 @@ struct RepeatedChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, remaining: times) }
 }
+#endif

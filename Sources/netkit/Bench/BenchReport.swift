@@ -1,3 +1,4 @@
+#if DemoAPI
 import Foundation
 
 /// The table `netkit bench` prints for one transport: each scenario's throughput and latency,
@@ -34,3 +35,4 @@ extension String {
         count >= width ? " " + self : String(repeating: " ", count: width - count) + self
     }
 }
+#endif

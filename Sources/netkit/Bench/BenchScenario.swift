@@ -1,3 +1,4 @@
+#if DemoAPI
 import AsyncHTTPClient
 import ExampleServices
 import Foundation
@@ -149,3 +150,4 @@ struct DiscardingLogHandler: LogHandler {
 
     func log(event: LogEvent) {}
 }
+#endif

@@ -338,6 +338,7 @@ struct NetkitCommandTests {
             (["bench", "--requests", "0"], "bad --requests"),
             (["bench", "--rounds", "51"], "bad --rounds"),
             (["bench", "--url", "not a url"], "bad URL"),
+            (["bench", "--url", "http://127.0.0.1:8080/\r\nX-Injected: 1"], "control character"),
             // Header injection: swift-http-types would have sent "a  X-Injected: 1".
             (["request", "GET", "http://127.0.0.1:1/x", "-H", "X-Test: a\r\nX-Injected: 1"], "contains CR"),
             // Foundation would have sent these to /a%0D%0AX-Injected:%201 and /a%09b. (A NUL cannot

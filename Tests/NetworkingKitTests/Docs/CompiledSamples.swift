@@ -9,11 +9,14 @@ enum CompiledSamples {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The ```` ```swift ```` blocks of the document at `path` (from the package root), without
-    /// their import lines when `droppingImports`.
-    static func swiftBlocks(of path: String, droppingImports: Bool = false) throws -> [String] {
+    /// their import lines when `droppingImports`, and without the blocks that start with
+    /// `// Package.swift` when `leavingOutManifests` (the README's manifest excerpt is no Swift
+    /// statement; Scripts/consumer-check.sh builds it into a real package instead).
+    static func swiftBlocks(of path: String, droppingImports: Bool = false, leavingOutManifests: Bool = false) throws -> [String] {
         let document = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
         return document.components(separatedBy: "```swift\n").dropFirst().compactMap { block in
-            block.components(separatedBy: "```").first.map { text in
+            guard !(leavingOutManifests && block.hasPrefix("// Package.swift\n")) else { return nil }
+            return block.components(separatedBy: "```").first.map { text in
                 guard droppingImports else { return text }
                 return text.split(separator: "\n", omittingEmptySubsequences: false)
                     .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
@@ -82,8 +85,19 @@ enum CompiledSamples {
         document: String, droppingImports: Bool = false, testFile: String, marker: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let samples = try swiftBlocks(of: document, droppingImports: droppingImports)
-        let compiled = try copies(in: testFile, marker: marker)
+        try expectSame(
+            document: document, droppingImports: droppingImports, testFiles: [testFile], marker: marker,
+            sourceLocation: sourceLocation)
+    }
+
+    /// Expects the document's samples and the test files' copies, file after file, to be as many
+    /// and the same.
+    static func expectSame(
+        document: String, droppingImports: Bool = false, leavingOutManifests: Bool = false, testFiles: [String],
+        marker: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let samples = try swiftBlocks(of: document, droppingImports: droppingImports, leavingOutManifests: leavingOutManifests)
+        let compiled = try testFiles.flatMap { try copies(in: $0, marker: marker) }
         #expect(
             samples.count == compiled.count, "\(document) has \(samples.count) Swift samples; \(compiled.count) are compiled",
             sourceLocation: sourceLocation)
