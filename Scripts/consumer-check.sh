@@ -49,6 +49,11 @@ import NetworkingKit
 public struct Film: Decodable, Sendable, Equatable {
     public let id: String
     public let title: String
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
 }
 
 public struct FilmsService: Sendable {
