@@ -93,7 +93,8 @@ swift package --package-path "$app" resolve > "$work/resolve.log" 2>&1 || { cat 
 swift build --package-path "$app" --build-tests > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 seconds=$(( $(date +%s) - start ))
 
-fetched=$(ls "$app/.build/checkouts" | sort)
+# Every checkout but NetworkingKit's own (named after the mirrored folder).
+fetched=$(ls "$app/.build/checkouts" | grep -vx "$(basename "$repo")" | sort)
 count=$(printf '%s\n' "$fetched" | grep -c .)
 echo "consumer${trait:+ with the $trait trait}: $count packages fetched besides NetworkingKit; resolved and built (debug, with its test target) in ${seconds} s"
 printf '  %s\n' $fetched
