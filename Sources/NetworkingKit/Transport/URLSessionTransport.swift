@@ -99,6 +99,8 @@ public final class URLSessionTransport: HTTPTransport {
         }
         let task: URLSessionTask
         var spooled: URL?
+        /// A file URLSession reads itself, and the size the request declared for it.
+        var uploadedFile: (url: URL, length: Int64)?
         switch body.map(Self.upload(of:)) {
         case nil:
             task = session.dataTask(with: urlRequest)
@@ -107,6 +109,7 @@ public final class URLSessionTransport: HTTPTransport {
             task = session.dataTask(with: urlRequest)
         case .file(let file)?:
             task = session.uploadTask(with: urlRequest, fromFile: file)
+            if case .known(let length)? = body?.length { uploadedFile = (file, length) }
         case .stream(let stream)?:
             let file = try await Self.spool(stream)
             spooled = file
@@ -117,6 +120,28 @@ public final class URLSessionTransport: HTTPTransport {
             // The reader stopped early (size limit reached, task cancelled, body dropped).
             if case .cancelled = termination { task.cancel() }
         }
+        let answer: (HTTPResponse, HTTPBody?)
+        do {
+            answer = try await exchange(
+                task, summary: summary, isHead: request.method == .head, body: body, spooled: spooled, stream: stream,
+                bodyContinuation: bodyContinuation, context: context, timeout: timeout)
+        } catch {
+            // A file that changed size explains whatever the server made of the body.
+            if let uploadedFile { try Self.checkUnchanged(uploadedFile.url, length: uploadedFile.length) }
+            throw error
+        }
+        if let uploadedFile {
+            try Self.checkUnchanged(uploadedFile.url, length: uploadedFile.length)
+        }
+        return answer
+    }
+
+    /// Runs `task`, registered with the delegate, until the response head arrives.
+    private func exchange(
+        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: URL?,
+        stream: AsyncThrowingStream<Data, any Error>, bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation,
+        context: RequestContext, timeout: Duration?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let delegate = self.delegate
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -124,7 +149,7 @@ public final class URLSessionTransport: HTTPTransport {
                     task,
                     state: URLSessionTransportDelegate.TaskState(
                         request: summary,
-                        isHead: request.method == .head,
+                        isHead: isHead,
                         limit: context.options.maxResponseBodySize,
                         headOnlyDeadline: context.options.streamsResponseBody,
                         sendObserver: body?.sendObserver,
@@ -147,6 +172,18 @@ public final class URLSessionTransport: HTTPTransport {
         } onCancel: {
             delegate.fail(task, with: .cancelled)
             task.cancel()
+        }
+    }
+
+    /// URLSession reads an uploaded file itself, so a file that changed size while it was sent
+    /// shows only afterwards: the answer is then to a body nobody meant, and the call fails as it
+    /// does over a transport that reads the file (``FileFailure/Reason/changedWhileReading(expected:found:)``).
+    private static func checkUnchanged(_ file: URL, length: Int64) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        let found = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        guard found == length else {
+            throw NetworkError.fileFailed(
+                FileFailure(url: file, reason: .changedWhileReading(expected: length, found: max(found, 0))))
         }
     }
 

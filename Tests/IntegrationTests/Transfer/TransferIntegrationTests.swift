@@ -252,6 +252,33 @@ struct TransferIntegrationTests {
         }
     }
 
+    @Test("a file that grows after the request was made fails the call with changedWhileReading", arguments: TransportKind.allCases)
+    func fileThatGrows(_ kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("grows-\(UUID().uuidString).bin")
+            try Data(repeating: 7, count: 100_000).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            // Between building the request (which measured the file) and sending it, the file grows.
+            let client = LiveAPIClient(
+                configuration: LiveAPIClient.Configuration(
+                    baseURL: server.baseURL, transport: kind.transport, middlewares: [GrowFileMiddleware(file: file)],
+                    timeout: .seconds(600)))
+            let error = await networkError {
+                _ = try await client.upload(.file(file), for: Request<DigestReceipt>(path: "/upload", method: .put))
+            }
+            guard case .fileFailed(let failure)? = error else {
+                Issue.record("expected fileFailed, got \(String(describing: error))")
+                return
+            }
+            guard case .changedWhileReading(let expected, let found) = failure.reason else {
+                Issue.record("expected changedWhileReading, got \(failure.reason)")
+                return
+            }
+            #expect(expected == 100_000)
+            #expect(found > expected)
+        }
+    }
+
     @Test("bytes() streams a body far larger than the size limit, chunk by chunk", arguments: TransportKind.allCases)
     func streamsPastLimit(_ kind: TransportKind) async throws {
         try await withDemoServer { server in
@@ -267,5 +294,21 @@ struct TransferIntegrationTests {
             #expect(size == 5_000_000)
             #expect(hasher.finalize().map { String(format: "%02x", $0) }.joined() == Self.sha256(Self.fileBytes(seed: 1, count: 5_000_000)))
         }
+    }
+}
+
+/// Appends a few bytes to `file` before the request goes on: a file that changes after the
+/// request was built from it.
+private struct GrowFileMiddleware: Middleware {
+    let file: URL
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 8, count: 10))
+        try handle.close()
+        return try await next(request, body, context)
     }
 }
