@@ -4,8 +4,10 @@ import Foundation
 /// ``APIClient/pages(_:maxPages:next:)`` and ``APIClient/pages(following:maxPages:)``.
 ///
 /// Each page is a ``Response`` (value, status, headers). The sequence ends when there is no next
-/// page, and fails with ``NetworkError/decodingFailed(_:)`` when the next page's URL is one
-/// already fetched (a server that loops), or when more than `maxPages` pages would be fetched.
+/// page, and fails with ``NetworkError/decodingFailed(_:)`` when the next page is one already
+/// fetched (a server that loops: the same `Link` target, cursor or page number again; seen before
+/// it is sent when the next request is written as an earlier one was, after it is fetched when
+/// its URL is), or when more than `maxPages` pages would be fetched.
 public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Response<Page>
     public typealias Failure = any Error
@@ -22,7 +24,9 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
         let next: @Sendable (Response<Page>) throws -> Request<Page>?
         var upcoming: Request<Page>?
         var fetched = 0
-        var seen: Set<String> = []
+        /// The requests sent, as written (method, path, query), and the URLs they were sent to.
+        var seenRequests: Set<String> = []
+        var seenURLs: Set<String> = []
         /// Found with the last page handed out, thrown at the next call.
         var pendingFailure: NetworkError?
 
@@ -39,17 +43,27 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
             }
             let page = try await client.response(for: request)
             fetched += 1
-            if let url = page.request.url?.absoluteString { seen.insert(url) }
+            seenRequests.insert(Self.key(of: request))
+            // The same URL written another way (relative, then absolute in a `Link`).
+            if let url = page.url?.absoluteString, !seenURLs.insert(url).inserted {
+                throw Self.failure("the page at \(url) was already fetched: the pages loop", request: page.request)
+            }
             if let following = try next(page) {
-                let url = following.path
-                if seen.contains(url) {
+                let key = Self.key(of: following)
+                if seenRequests.contains(key) {
                     // This page is good; the loop is the next call's failure.
-                    pendingFailure = Self.failure("the next page, \(url), was already fetched: the pages loop", request: page.request)
+                    pendingFailure = Self.failure("the next page, \(key), was already fetched: the pages loop", request: page.request)
                 } else {
                     upcoming = following
                 }
             }
             return page
+        }
+
+        /// A request as written: method, path and query, in order.
+        private static func key(of request: Request<Page>) -> String {
+            let query = request.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+            return query.isEmpty ? "\(request.method.rawValue) \(request.path)" : "\(request.method.rawValue) \(request.path)?\(query)"
         }
 
         private static func failure(_ reason: String, request: RequestSummary?) -> NetworkError {

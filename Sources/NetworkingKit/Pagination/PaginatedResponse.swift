@@ -2,7 +2,9 @@ import Foundation
 
 /// A page of a list that carries its items, its number and the totals in the body:
 /// `{"data": [...], "page": 2, "totalPages": 5, "totalCount": 97}` (or `total_pages`,
-/// `total_count` with a snake_case decoder).
+/// `total_count` with a snake_case decoder). APIs that send the page size and the total instead
+/// of the number of pages (`{"data": [...], "page": 2, "limit": 20, "totalCount": 97}`, or
+/// `perPage`/`pageSize` for `limit`) work too: the number of pages is worked out.
 ///
 /// ```swift
 /// let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/posts"))
@@ -26,6 +28,32 @@ public struct PaginatedResponse<Item: Decodable & Sendable>: Decodable, Sendable
         self.page = page
         self.totalPages = totalPages
         self.totalCount = totalCount
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case data, page, totalPages, totalCount, limit, perPage, pageSize
+    }
+
+    /// Decodes a page; without `totalPages`, from `totalCount` and the page size (`limit`,
+    /// `perPage` or `pageSize`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        data = try container.decode([Item].self, forKey: .data)
+        page = try container.decode(Int.self, forKey: .page)
+        totalCount = try container.decode(Int.self, forKey: .totalCount)
+        if let totalPages = try container.decodeIfPresent(Int.self, forKey: .totalPages) {
+            self.totalPages = totalPages
+            return
+        }
+        let size = try [CodingKeys.limit, .perPage, .pageSize].lazy.compactMap { try container.decodeIfPresent(Int.self, forKey: $0) }.first
+        guard let size, size > 0 else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.totalPages,
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "a page needs totalPages, or totalCount with a page size (limit, perPage or pageSize)"))
+        }
+        totalPages = totalCount <= 0 ? 0 : (totalCount - 1) / size + 1
     }
 
     /// Whether a page follows this one.

@@ -99,6 +99,49 @@ struct PaginationTests {
         #expect(mock.calls.map(\.queryItems) == [[], [URLQueryItem(name: "cursor", value: "c1")]])
     }
 
+    @Test("a cursor the server hands out again is a loop, found before the page is asked for twice")
+    func cursorLoop() async throws {
+        let mock = MockAPIClient()
+        mock.stub(
+            CursorPage.self,
+            answers: [
+                .value(CursorPage(items: ["a"], nextCursor: "c1")), .value(CursorPage(items: ["b"], nextCursor: "c2")),
+                .value(CursorPage(items: ["c"], nextCursor: "c1")), .value(CursorPage(items: ["never"], nextCursor: nil)),
+            ])
+        let pages = mock.pages(Request<CursorPage>(path: "/feed")) { page in
+            page.value.nextCursor.map { Request(path: "/feed", query: [URLQueryItem(name: "cursor", value: $0)]) }
+        }
+        var items: [String] = []
+        do {
+            for try await item in pages.items(\.items) { items.append(item) }
+            Issue.record("the loop was followed")
+        } catch NetworkError.decodingFailed(let failure) {
+            #expect(failure.reason.contains("cursor=c1"), "\(failure.reason)")
+        }
+        #expect(items == ["a", "b", "c"])
+        #expect(mock.calls.count == 3)
+    }
+
+    @Test("a page with its size and the total instead of totalPages works out the number of pages")
+    func pageSizeAndTotal() throws {
+        let decoder = JSONDecoder()
+        let limited = try decoder.decode(
+            PaginatedResponse<Int>.self, from: Data(#"{"data": [1, 2], "page": 1, "limit": 2, "totalCount": 5}"#.utf8))
+        #expect(limited.totalPages == 3)
+        #expect(limited.hasNextPage)
+        let perPage = try decoder.decode(
+            PaginatedResponse<Int>.self, from: Data(#"{"data": [5], "page": 3, "perPage": 2, "totalCount": 5}"#.utf8))
+        #expect(perPage.totalPages == 3)
+        #expect(!perPage.hasNextPage)
+        let empty = try decoder.decode(
+            PaginatedResponse<Int>.self, from: Data(#"{"data": [], "page": 1, "pageSize": 20, "totalCount": 0}"#.utf8))
+        #expect(empty.totalPages == 0)
+        #expect(!empty.hasNextPage)
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(PaginatedResponse<Int>.self, from: Data(#"{"data": [1], "page": 1, "totalCount": 5}"#.utf8))
+        }
+    }
+
     @Test("MockAPIClient scripts Link-header pages with .response(_:status:headers:), and the next URL is the one asked for")
     func mockLinkPages() async throws {
         let mock = MockAPIClient()
