@@ -143,8 +143,10 @@ let package = Package(
                 "NetworkingKitAsyncHTTPClient",
                 // Only for the HTTPClient of the NetworkingKitAsyncHTTPClient page's sample.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // Only for the README's sample of an app on Hummingbird (the Request/Response names).
+                // Only for the README's sample of an app on Hummingbird (the Request/Response names)
+                // and DemoAPI's doc-comment sample.
                 .product(name: "Hummingbird", package: "hummingbird"),
+                "DemoAPI",
                 "ExampleServices",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -12,8 +12,9 @@ import NIOCore
 ///
 /// ```swift
 /// try await DemoServer.withServer { server in
-///     let url = server.baseURL.appending(path: "films")
-///     // ... request it, then check server.stats.count("GET /films")
+///     let (data, _) = try await URLSession.shared.data(from: server.baseURL.appending(path: "films"))
+///     #expect(!data.isEmpty)
+///     #expect(server.stats.count("GET /films") == 1)
 /// }
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, *)
