@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 import Logging
 
@@ -54,14 +55,29 @@ extension RequestOptions {
 /// The 401 itself is the answer when there is no replacement, when the replacement would be the
 /// same token, or when the request's body is a one-shot stream that the first attempt consumed.
 /// A refresh that fails fails the call with the refresh's error.
+///
+/// A 401 is what counts as a refused credential unless the app says otherwise with
+/// `isAuthenticationFailure`: an API that answers an expired token with a 403 and
+/// `{"error": "token_expired"}`, say. The check sees every answer with a status of 400 or more,
+/// with the start of its body (what an error keeps of it).
 public struct AuthenticationMiddleware: Middleware {
+    /// Decides whether an answer (400 or above) means the credential was refused, so that a
+    /// refreshed token is worth a second attempt; it gets the start of the answer's body.
+    public typealias FailureCheck = @Sendable (_ response: HTTPResponse, _ body: Data) -> Bool
+
     /// Where tokens come from; usually a ``TokenRefresher``.
     public let tokenProvider: any TokenProvider
+    /// The app's own rule for a refused credential; `nil` for "the status is 401".
+    let isAuthenticationFailure: FailureCheck?
 
     /// Creates the middleware.
-    /// - Parameter tokenProvider: Where tokens come from; usually a ``TokenRefresher``.
-    public init(tokenProvider: any TokenProvider) {
+    /// - Parameters:
+    ///   - tokenProvider: Where tokens come from; usually a ``TokenRefresher``.
+    ///   - isAuthenticationFailure: Which answers mean the credential was refused; `nil` (the
+    ///     default) for a `401 Unauthorized`.
+    public init(tokenProvider: any TokenProvider, isAuthenticationFailure: FailureCheck? = nil) {
         self.tokenProvider = tokenProvider
+        self.isAuthenticationFailure = isAuthenticationFailure
     }
 
     /// Sends the request with the current token, and once more with a new one after a 401.
@@ -82,18 +98,31 @@ public struct AuthenticationMiddleware: Middleware {
             return try await next(request, body, context)
         }
         let (response, responseBody) = try await next(Self.authorize(request, with: token), body, context)
-        guard response.status == .unauthorized else {
-            return (response, responseBody)
+        let refusal: HTTPBody?
+        if let isAuthenticationFailure {
+            guard response.status.code >= 400 else { return (response, responseBody) }
+            // An error's body is read now (bounded, as the error would keep it) for the app's check.
+            let copy = try await Self.buffered(responseBody)
+            guard isAuthenticationFailure(response, copy?.bufferedData ?? Data()) else { return (response, copy) }
+            refusal = copy
+        } else {
+            guard response.status == .unauthorized else { return (response, responseBody) }
+            refusal = nil
         }
         if let body, !body.isReplayable {
-            return (response, responseBody)
+            return (response, refusal ?? responseBody)
         }
 
         // The refusal is read now (it is small): it is the call's answer if no new token comes,
         // and its connection is free again while the refresh runs.
-        let refusal = try await Self.buffered(responseBody)
+        let refused: HTTPBody?
+        if let refusal {
+            refused = refusal
+        } else {
+            refused = try await Self.buffered(responseBody)
+        }
         guard let fresh = try await tokenProvider.token(replacing: token), fresh.accessToken != token.accessToken else {
-            return (response, refusal)
+            return (response, refused)
         }
         var replayContext = context
         replayContext.attempt += 1

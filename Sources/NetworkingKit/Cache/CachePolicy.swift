@@ -20,6 +20,18 @@ public enum CachePolicy: Sendable, Hashable {
     case returnCacheDataDontLoad
 }
 
+extension CachePolicy: CustomStringConvertible {
+    /// The case's name, URLSession's: `useProtocolCachePolicy`, `returnCacheDataElseLoad`…
+    public var description: String {
+        switch self {
+        case .useProtocolCachePolicy: "useProtocolCachePolicy"
+        case .reloadIgnoringCacheData: "reloadIgnoringCacheData"
+        case .returnCacheDataElseLoad: "returnCacheDataElseLoad"
+        case .returnCacheDataDontLoad: "returnCacheDataDontLoad"
+        }
+    }
+}
+
 extension RequestOptions {
     private enum CachePolicyKey: RequestOptionKey {
         static let defaultValue = CachePolicy.useProtocolCachePolicy

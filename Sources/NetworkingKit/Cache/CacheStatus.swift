@@ -19,6 +19,11 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     case stale = "STALE"
 }
 
+extension CacheStatus: CustomStringConvertible {
+    /// The name `X-Cache` carries: `HIT`, `MISS`, `REVALIDATED` or `STALE`.
+    public var description: String { rawValue }
+}
+
 extension HTTPField.Name {
     /// `X-Cache`, the header in which ``HTTPCache`` says where an answer came from.
     // A literal, valid field name: the initializer cannot fail.

@@ -141,10 +141,10 @@ public struct LiveAPIClient: APIClient {
                 }
             let value = try ResponseDecoding.decode(
                 type, from: data, response: response, method: call.request.method,
-                decoder: configuration.decoder, request: call.summary)
+                decoder: call.context.options.decoder ?? configuration.decoder, request: call.summary)
             return Response(
                 value: value, request: call.summary, response: response, data: data,
-                duration: ContinuousClock.now - call.start)
+                duration: ContinuousClock.now - call.start, redirectChain: call.context.redirectTrace.visitedURLs)
         } catch {
             throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
@@ -187,7 +187,8 @@ public struct LiveAPIClient: APIClient {
                 let (response, body) = try await self.exchange(call)
                 return StreamedResponse(
                     request: call.summary, response: response,
-                    body: StreamedResponse.body(body, limit: limit, request: call.summary))
+                    body: StreamedResponse.body(body, limit: limit, request: call.summary),
+                    redirectChain: call.context.redirectTrace.visitedURLs)
             }
             if let deadline = call.deadline {
                 return try await Self.run(exchange, before: deadline, request: call.summary)

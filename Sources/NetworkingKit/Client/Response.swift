@@ -13,15 +13,30 @@ public struct Response<Value> {
     public let data: Data
     /// From building the request to having decoded the answer.
     public let duration: Duration
+    /// The URLs the request visited, in order, the first included: one URL when it was not
+    /// redirected, the redirects' targets after it when it was.
+    public let redirectChain: [URL]
 
     /// Creates a response.
-    public init(value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration) {
+    /// - Parameter redirectChain: The URLs visited, the first included; empty means the request's
+    ///   own URL only.
+    public init(
+        value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
+        redirectChain: [URL] = []
+    ) {
         self.value = value
         self.request = request
         self.response = response
         self.data = data
         self.duration = duration
+        self.redirectChain = redirectChain.isEmpty ? request.url.map { [$0] } ?? [] : redirectChain
     }
+
+    /// The URL the answer came from: the request's, or the last redirect's target.
+    public var url: URL? { redirectChain.last ?? request.url }
+
+    /// Whether the answer came from another URL than the one asked for.
+    public var wasRedirected: Bool { redirectChain.count > 1 }
 
     /// The response status.
     public var status: HTTPResponse.Status { response.status }
@@ -31,7 +46,9 @@ public struct Response<Value> {
 
     /// The same response with its value transformed.
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Response<NewValue> {
-        Response<NewValue>(value: try transform(value), request: request, response: response, data: data, duration: duration)
+        Response<NewValue>(
+            value: try transform(value), request: request, response: response, data: data, duration: duration,
+            redirectChain: redirectChain)
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// A response whose body is read as it arrives: the answer of ``APIClient/bytes(_:)``.
@@ -20,13 +20,21 @@ public struct StreamedResponse: Sendable {
     public let response: HTTPResponse
     /// The body, a stream of chunks; empty when the response has none.
     public let body: HTTPBody
+    /// The URLs the request visited, in order, the first included (see ``Response/redirectChain``).
+    public let redirectChain: [URL]
 
     /// Creates a streamed response.
-    public init(request: RequestSummary, response: HTTPResponse, body: HTTPBody) {
+    /// - Parameter redirectChain: The URLs visited, the first included; empty means the request's
+    ///   own URL only.
+    public init(request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = []) {
         self.request = request
         self.response = response
         self.body = body
+        self.redirectChain = redirectChain.isEmpty ? request.url.map { [$0] } ?? [] : redirectChain
     }
+
+    /// The URL the answer came from: the request's, or the last redirect's target.
+    public var url: URL? { redirectChain.last ?? request.url }
 
     /// The response status.
     public var status: HTTPResponse.Status { response.status }

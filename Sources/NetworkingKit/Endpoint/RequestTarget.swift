@@ -77,7 +77,7 @@ struct RequestTarget {
         if let accept, fields[.accept] == nil {
             fields[.accept] = accept
         }
-        let (httpBody, contentType) = try encodeBody(with: configuration.encoder)
+        let (httpBody, contentType) = try encodeBody(with: options.encoder ?? configuration.encoder)
         if let contentType, fields[.contentType] == nil {
             try HeaderValidation.validate(value: contentType, of: "Content-Type")
             fields[.contentType] = contentType

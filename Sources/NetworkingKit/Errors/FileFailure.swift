@@ -35,17 +35,22 @@ public struct FileFailure: Sendable, CustomStringConvertible {
 
     /// `notReadable: /path/to/file: <underlying>`.
     public var description: String {
-        var text: String
-        switch reason {
-        case .notFound: text = "no such file"
-        case .notAFile: text = "not a regular file"
-        case .notReadable: text = "the file could not be read"
-        case .changedWhileReading(let expected, let found):
-            text = "the file changed size while it was sent (\(expected) bytes expected, \(found) found)"
-        case .notWritable: text = "the file could not be written"
-        }
-        text += ": \(url.path)"
+        var text = "\(reason): \(url.path)"
         if let underlying { text += ": \(underlying)" }
         return text
+    }
+}
+
+extension FileFailure.Reason: CustomStringConvertible {
+    /// The reason in words: `no such file`, `not a regular file`…
+    public var description: String {
+        switch self {
+        case .notFound: "no such file"
+        case .notAFile: "not a regular file"
+        case .notReadable: "the file could not be read"
+        case .changedWhileReading(let expected, let found):
+            "the file changed size while it was sent (\(expected) bytes expected, \(found) found)"
+        case .notWritable: "the file could not be written"
+        }
     }
 }

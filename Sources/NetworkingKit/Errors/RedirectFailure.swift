@@ -37,11 +37,14 @@ public struct RedirectFailure: Sendable, CustomStringConvertible {
     /// `too many redirects (more than 5) for GET http://…: http://a -> http://b -> …`.
     public var description: String {
         let chain = urls.map(\.absoluteString).joined(separator: " -> ")
-        return "\(reasonText) for \(request): \(chain)"
+        return "\(reason) for \(request): \(chain)"
     }
+}
 
-    private var reasonText: String {
-        switch reason {
+extension RedirectFailure.Reason: CustomStringConvertible {
+    /// The reason in words: `too many redirects (more than 5)`, `redirect loop`…
+    public var description: String {
+        switch self {
         case .tooManyRedirects(let limit): "too many redirects (more than \(limit))"
         case .loop: "redirect loop"
         case .insecureRedirect: "redirect from https to http refused"

@@ -46,3 +46,8 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension TransportFailure.Kind: CustomStringConvertible {
+    /// The case's name: `connectionLost`, `secureConnectionFailed`…
+    public var description: String { rawValue }
+}

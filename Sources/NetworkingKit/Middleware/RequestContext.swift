@@ -13,8 +13,9 @@ public struct RequestContext: Sendable {
     /// When the whole call must be over (all attempts, refreshes and waits), or `nil` for no limit;
     /// a middleware that would wait past it stops instead.
     public var deadline: ContinuousClock.Instant?
-    /// Where the redirect step took the last request sent with this context (and its copies).
-    public let redirectTrace: RedirectTrace
+    /// Where the redirect step took the last request sent with this context (and its copies);
+    /// callers read it as ``Response/redirectChain``.
+    let redirectTrace: RedirectTrace
 
     /// Creates a context.
     /// - Parameters:
@@ -23,12 +24,11 @@ public struct RequestContext: Sendable {
     ///   - requestID: The identifier of the logical call.
     ///   - logger: The logger to use.
     ///   - deadline: When the whole call must be over, if ever.
-    ///   - redirectTrace: Where redirects are recorded; a new one by default.
     public init(
         options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
-        deadline: ContinuousClock.Instant? = nil, redirectTrace: RedirectTrace = RedirectTrace()
+        deadline: ContinuousClock.Instant? = nil
     ) {
-        self.redirectTrace = redirectTrace
+        self.redirectTrace = RedirectTrace()
         self.options = options
         self.attempt = attempt
         self.requestID = requestID

@@ -1,10 +1,10 @@
-public import Foundation
+import Foundation
 import HTTPTypes
 
 /// Where the redirect step took the last request sent with a ``RequestContext``: shared by every
 /// copy of the context, so that a middleware above the step (a cache, a logger) can tell that an
 /// answer came from another URL than the one it asked for.
-public final class RedirectTrace: Sendable {
+final class RedirectTrace: Sendable {
     /// A request that was not redirected is kept as its summary, and its URL made only when
     /// asked for: every call records here, few ask.
     private enum Visits {
@@ -16,10 +16,10 @@ public final class RedirectTrace: Sendable {
     private let visits = LockedState(Visits.none)
 
     /// Creates an empty trace.
-    public init() {}
+    init() {}
 
     /// The URLs the last request visited, the first included; one URL when it was not redirected.
-    public var visitedURLs: [URL] {
+    var visitedURLs: [URL] {
         switch visits.withLock({ $0 }) {
         case .none: []
         case .direct(let request): request.url.map { [$0] } ?? []
@@ -28,7 +28,7 @@ public final class RedirectTrace: Sendable {
     }
 
     /// Whether the last answer came from another URL than the one asked for.
-    public var wasRedirected: Bool {
+    var wasRedirected: Bool {
         visits.withLock { visits in
             if case .redirected(let urls) = visits { return urls.count > 1 }
             return false

@@ -106,6 +106,12 @@ public struct RetryPolicy: Sendable, Hashable {
         self.retriesTimeouts = retriesTimeouts
     }
 
+    /// Creates a policy with its base delay in seconds, as code written against `TimeInterval`
+    /// has it: `RetryPolicy(maxAttempts: 3, baseDelay: 0.5)`. The other values are the defaults.
+    public init(maxAttempts: Int, baseDelay seconds: Double) {
+        self.init(maxAttempts: maxAttempts, baseDelay: .seconds(seconds.isFinite ? max(0, seconds) : 0))
+    }
+
     /// 3 attempts, 0.5 s then 1 s (before jitter), full jitter.
     public static let `default` = RetryPolicy()
     /// 5 attempts from 0.25 s, for calls that matter more than the load they add.
@@ -202,7 +208,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The decision for an error thrown by the rest of the chain or by an operation.
     func decision(for error: any Error) -> Decision {
-        guard let error = error as? NetworkError else { return .stop }
+        guard let error = Self.networkError(from: error) else { return .stop }
         switch error {
         case .transport(let failure):
             return retryableFailures.contains(failure.kind) ? .retry(serverDelay: nil) : .stop
@@ -211,6 +217,32 @@ public struct RetryPolicy: Sendable, Hashable {
         default:
             guard let failure = error.failure else { return .stop }
             return decision(status: failure.status.code, headers: failure.headerFields)
+        }
+    }
+
+    /// The error as the policy judges it: a `NetworkError` as thrown, or the one a Foundation URL
+    /// error stands for (code written against URLSession throws `URLError(.timedOut)`, bare or
+    /// wrapped in ``NetworkError/unknown(_:)``), so that it is retried as the transport's would be.
+    private static func networkError(from error: any Error) -> NetworkError? {
+        let foundation: any Error
+        switch error {
+        case NetworkError.unknown(let wrapped): foundation = wrapped
+        case let error as NetworkError: return error
+        default: foundation = error
+        }
+        guard (foundation as NSError).domain == NSURLErrorDomain else { return nil }
+        return URLErrorMapping.networkError(for: foundation, request: RequestSummary(method: .get, url: nil))
+    }
+}
+
+extension RetryPolicy.Jitter: CustomStringConvertible {
+    /// The case's name: `none`, `full`, `equal` or `decorrelated`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .full: "full"
+        case .equal: "equal"
+        case .decorrelated: "decorrelated"
         }
     }
 }

@@ -125,17 +125,19 @@ extension APIClient {
 }
 
 extension LiveAPIClient {
-    /// Sends an endpoint whose answer is JSON lines, decoding each line with the client's decoder.
+    /// Sends an endpoint whose answer is JSON lines, decoding each line with the endpoint's
+    /// ``RequestOptions/decoder``, or the client's decoder.
     public func lines<Value: Decodable & Sendable>(
         _ endpoint: some APIEndpoint, as type: Value.Type, maxLineLength: Int = 1024 * 1024
     ) -> JSONLines<Value> {
-        lines(endpoint, as: type, decoder: configuration.decoder, maxLineLength: maxLineLength)
+        lines(endpoint, as: type, decoder: endpoint.options.decoder ?? configuration.decoder, maxLineLength: maxLineLength)
     }
 
-    /// Sends a request whose answer is JSON lines, decoding each line with the client's decoder.
+    /// Sends a request whose answer is JSON lines, decoding each line with the request's
+    /// ``RequestOptions/decoder``, or the client's decoder.
     public func lines<Value: Decodable & Sendable, Response>(
         for request: Request<Response>, as type: Value.Type, maxLineLength: Int = 1024 * 1024
     ) -> JSONLines<Value> {
-        lines(for: request, as: type, decoder: configuration.decoder, maxLineLength: maxLineLength)
+        lines(for: request, as: type, decoder: request.options.decoder ?? configuration.decoder, maxLineLength: maxLineLength)
     }
 }

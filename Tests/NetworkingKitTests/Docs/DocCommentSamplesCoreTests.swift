@@ -384,6 +384,14 @@ extension DocCommentCoreSamples {
         }
         // </doc-sample>
     }
+
+    static func networkErrorEqualitySample(client: LiveAPIClient) async {
+        // <doc-sample>
+        await #expect(throws: NetworkError.httpError(statusCode: 404)) {
+            try await client.send(Request<Film>(path: "/films/nope"))
+        }
+        // </doc-sample>
+    }
 }
 
 @Suite("Doc-comment samples: NetworkingKit, Auth to Errors")
@@ -417,6 +425,7 @@ struct DocCommentSamplesCoreTests {
                 "Sources/NetworkingKit/Endpoint/Request.swift",
                 "Sources/NetworkingKit/Endpoint/RequestOptions.swift",
                 "Sources/NetworkingKit/Errors/NetworkError.swift",
+                "Sources/NetworkingKit/Errors/NetworkError+Equatable.swift",
             ],
             testFile: #filePath)
     }
