@@ -11,7 +11,11 @@ let strictSettings: [SwiftSetting] = [
 // What the AsyncHTTPClient transport needs, asked for only when its trait is on: an app that uses
 // NetworkingKit alone never fetches SwiftNIO, AsyncHTTPClient, Hummingbird or ArgumentParser
 // (SwiftPM leaves out a dependency when every reference to it is guarded by a disabled trait).
-let whenAsyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClientTransport"])
+// The DemoAPI trait brings the transport too (netkit sends with it), as a condition of its own
+// rather than by enabling the other trait: a build with one trait flag per package keeps its
+// command lines the same from one plan to the next (SwiftPM orders several flags at random, and
+// every module compiled with them is built again when the order changes).
+let whenAsyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClientTransport", "DemoAPI"])
 let whenDemoAPI: TargetDependencyCondition? = .when(traits: ["DemoAPI"])
 
 let package = Package(
@@ -31,8 +35,7 @@ let package = Package(
         ),
         .trait(
             name: "DemoAPI",
-            description: "The DemoAPI product (a local server on Hummingbird) and the netkit tool.",
-            enabledTraits: ["AsyncHTTPClientTransport"]
+            description: "The DemoAPI product (a local server on Hummingbird), the netkit tool, and the AsyncHTTPClient transport."
         ),
         // NetworkingKit and NetworkingKitTesting alone: the light dependency an app gets by default.
         .default(enabledTraits: []),
@@ -49,7 +52,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // One trait, not the default two: SwiftPM orders a package's trait flags differently from
+        // one build plan to the next, and a module compiled with two of them is built again
+        // whenever the order changes (see .ci/run). DemoAPI reads no swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // DemoAPI stops through a graceful shutdown (Hummingbird's own dependency).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

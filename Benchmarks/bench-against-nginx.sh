@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v nginx > /dev/null || { echo "nginx is not installed (apt-get install nginx-light)" >&2; exit 1; }
-swift build -c release --enable-all-traits --product netkit
+swift build -c release --traits DemoAPI --product netkit
 
 prefix=$(mktemp -d)
 trap 'kill "$(cat "$prefix/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$prefix"' EXIT

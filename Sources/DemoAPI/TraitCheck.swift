@@ -4,6 +4,6 @@
 #error("""
     DemoAPI needs the DemoAPI trait. In a package: \
     .package(url: "https://github.com/networkingkit/NetworkingKit", from: "…", traits: ["DemoAPI"]); \
-    in this repository: swift build --enable-all-traits
+    in this repository: swift build --traits DemoAPI
     """)
 #endif

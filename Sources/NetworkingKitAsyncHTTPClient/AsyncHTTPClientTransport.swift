@@ -1,4 +1,4 @@
-#if AsyncHTTPClientTransport
+#if AsyncHTTPClientTransport || DemoAPI
 public import AsyncHTTPClient
 import Logging
 public import NetworkingKit

@@ -1,4 +1,4 @@
-#if AsyncHTTPClientTransport
+#if AsyncHTTPClientTransport || DemoAPI
 import CZlib
 import Foundation
 import NetworkingKit

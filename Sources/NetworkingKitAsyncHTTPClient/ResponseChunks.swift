@@ -1,4 +1,4 @@
-#if AsyncHTTPClientTransport
+#if AsyncHTTPClientTransport || DemoAPI
 import AsyncHTTPClient
 import Foundation
 import NetworkingKit

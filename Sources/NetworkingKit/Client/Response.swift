@@ -18,8 +18,14 @@ public struct Response<Value> {
     public let redirectChain: [URL]
 
     /// Creates a response.
-    /// - Parameter redirectChain: The URLs visited, the first included; empty means the request's
-    ///   own URL only.
+    /// - Parameters:
+    ///   - value: The decoded value.
+    ///   - request: The method and URL of the request.
+    ///   - response: The response head.
+    ///   - data: The raw body.
+    ///   - duration: How long the call took.
+    ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
+    ///     only.
     public init(
         value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
         redirectChain: [URL] = []

@@ -24,8 +24,12 @@ public struct StreamedResponse: Sendable {
     public let redirectChain: [URL]
 
     /// Creates a streamed response.
-    /// - Parameter redirectChain: The URLs visited, the first included; empty means the request's
-    ///   own URL only.
+    /// - Parameters:
+    ///   - request: The method and URL of the request.
+    ///   - response: The response head.
+    ///   - body: The body, still to be read.
+    ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
+    ///     only.
     public init(request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = []) {
         self.request = request
         self.response = response
