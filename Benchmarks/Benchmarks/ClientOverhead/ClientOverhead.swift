@@ -12,6 +12,9 @@ import NetworkingKit
 // hand) in the same run: the difference is NetworkingKit's share. "client_pass_through" is what
 // any middleware costs by being in the chain; the "no backend" rows are the observability
 // middlewares in an app that bootstrapped nothing, and should cost no more than that.
+/// The disk cache row's folder, emptied before and after the row.
+let diskCacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-disk-cache-\(getpid())")
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
@@ -79,6 +82,32 @@ let benchmarks: @Sendable () -> Void = {
     client("client_cache_hit", transport: FixedResponseTransport(cacheControl: "max-age=3600")) {
         [HTTPCache(storage: MemoryCacheStorage())]
     }
+    // POSTs through a disk cache holding 500 answers: each successful POST invalidates what is
+    // stored for its URL (RFC 9111 §4.4), which the storage answers from its index instead of
+    // listing its folder. Disk I/O, so compare it with itself across commits, not with the rows
+    // above.
+    Benchmark("client_post_disk_cache_500_entries", configuration: .init(maxIterations: 50)) {
+        (benchmark: Benchmark, client: LiveAPIClient) in
+        let post = Request<Film>(path: "/films/1", method: .post, body: .json(["rating": 9]))
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(post))
+        }
+    } setup: { () async throws -> LiveAPIClient in
+        try? FileManager.default.removeItem(at: diskCacheFolder)
+        let folder = diskCacheFolder
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: URL(string: "https://api.example.com/v1"),
+                transport: FixedResponseTransport(cacheControl: "max-age=3600"),
+                middlewares: [HTTPCache(storage: DiskCacheStorage(directory: folder))], decoder: JSONDecoder()))
+        for id in 1...500 {
+            _ = try await client.send(Request<Film>(path: "/films/\(id)"))
+        }
+        return client
+    } teardown: {
+        try? FileManager.default.removeItem(at: diskCacheFolder)
+    }
+
     // The whole default order (ARCHITECTURE.md), every concern on, nothing bootstrapped.
     client("client_full_stack") {
         let session = TokenRefresher(store: InMemoryTokenStore(AuthToken(accessToken: "benchmark-token"))) { token in token }

@@ -144,7 +144,7 @@ public struct LiveAPIClient: APIClient {
                 decoder: call.context.options.decoder ?? configuration.decoder, request: call.summary)
             return Response(
                 value: value, request: call.summary, response: response, data: data,
-                duration: ContinuousClock.now - call.start, redirectChain: call.context.redirectTrace.visitedURLs)
+                duration: ContinuousClock.now - call.start, redirectChain: call.context.redirectTrace.redirects ?? [])
         } catch {
             throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
@@ -188,7 +188,7 @@ public struct LiveAPIClient: APIClient {
                 return StreamedResponse(
                     request: call.summary, response: response,
                     body: StreamedResponse.body(body, limit: limit, request: call.summary),
-                    redirectChain: call.context.redirectTrace.visitedURLs)
+                    redirectChain: call.context.redirectTrace.redirects ?? [])
             }
             if let deadline = call.deadline {
                 return try await Self.run(exchange, before: deadline, request: call.summary)

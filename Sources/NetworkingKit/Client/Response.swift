@@ -13,9 +13,9 @@ public struct Response<Value> {
     public let data: Data
     /// From building the request to having decoded the answer.
     public let duration: Duration
-    /// The URLs the request visited, in order, the first included: one URL when it was not
-    /// redirected, the redirects' targets after it when it was.
-    public let redirectChain: [URL]
+    /// The URLs a redirected request visited; `nil` when it was answered where it was sent (its
+    /// URL is then made only when asked for: most callers never ask).
+    private let redirects: [URL]?
 
     /// Creates a response.
     /// - Parameters:
@@ -35,14 +35,18 @@ public struct Response<Value> {
         self.response = response
         self.data = data
         self.duration = duration
-        self.redirectChain = redirectChain.isEmpty ? request.url.map { [$0] } ?? [] : redirectChain
+        self.redirects = redirectChain.count > 1 ? redirectChain : nil
     }
 
+    /// The URLs the request visited, in order, the first included: one URL when it was not
+    /// redirected, the redirects' targets after it when it was.
+    public var redirectChain: [URL] { redirects ?? request.url.map { [$0] } ?? [] }
+
     /// The URL the answer came from: the request's, or the last redirect's target.
-    public var url: URL? { redirectChain.last ?? request.url }
+    public var url: URL? { redirects?.last ?? request.url }
 
     /// Whether the answer came from another URL than the one asked for.
-    public var wasRedirected: Bool { redirectChain.count > 1 }
+    public var wasRedirected: Bool { redirects != nil }
 
     /// The response status.
     public var status: HTTPResponse.Status { response.status }
@@ -54,7 +58,7 @@ public struct Response<Value> {
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Response<NewValue> {
         Response<NewValue>(
             value: try transform(value), request: request, response: response, data: data, duration: duration,
-            redirectChain: redirectChain)
+            redirectChain: redirects ?? [])
     }
 }
 

@@ -20,8 +20,8 @@ public struct StreamedResponse: Sendable {
     public let response: HTTPResponse
     /// The body, a stream of chunks; empty when the response has none.
     public let body: HTTPBody
-    /// The URLs the request visited, in order, the first included (see ``Response/redirectChain``).
-    public let redirectChain: [URL]
+    /// The URLs a redirected request visited; `nil` when it was answered where it was sent.
+    private let redirects: [URL]?
 
     /// Creates a streamed response.
     /// - Parameters:
@@ -34,11 +34,14 @@ public struct StreamedResponse: Sendable {
         self.request = request
         self.response = response
         self.body = body
-        self.redirectChain = redirectChain.isEmpty ? request.url.map { [$0] } ?? [] : redirectChain
+        self.redirects = redirectChain.count > 1 ? redirectChain : nil
     }
 
+    /// The URLs the request visited, in order, the first included (see ``Response/redirectChain``).
+    public var redirectChain: [URL] { redirects ?? request.url.map { [$0] } ?? [] }
+
     /// The URL the answer came from: the request's, or the last redirect's target.
-    public var url: URL? { redirectChain.last ?? request.url }
+    public var url: URL? { redirects?.last ?? request.url }
 
     /// The response status.
     public var status: HTTPResponse.Status { response.status }

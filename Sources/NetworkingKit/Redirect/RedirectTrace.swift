@@ -18,12 +18,12 @@ final class RedirectTrace: Sendable {
     /// Creates an empty trace.
     init() {}
 
-    /// The URLs the last request visited, the first included; one URL when it was not redirected.
-    var visitedURLs: [URL] {
-        switch visits.withLock({ $0 }) {
-        case .none: []
-        case .direct(let request): request.url.map { [$0] } ?? []
-        case .redirected(let urls): urls
+    /// The URLs the last request visited when it was redirected, the first included; `nil` when
+    /// it was answered where it was sent (no URL is made for that).
+    var redirects: [URL]? {
+        visits.withLock { visits in
+            if case .redirected(let urls) = visits, urls.count > 1 { return urls }
+            return nil
         }
     }
 
