@@ -252,8 +252,10 @@ struct DemoTour {
                 path: "/events", query: [URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "drop_after", value: "3")]),
             options: options)
         for try await event in events { ids.append(event.id) }
+        // What the client told the server on each connection, as the server saw it.
+        let resumedFrom = server.stats.lastEventIDs.filter { !$0.isEmpty }.map { "Last-Event-ID: \($0)" }
         detail("events \(ids.joined(separator: ", ")): the server dropped the connection after 3; the client reconnected")
-        detail("with Last-Event-ID: 3 and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)")
+        detail("with \(resumedFrom.first ?? "no Last-Event-ID") and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)")
     }
 
     private mutating func section(_ title: String, _ call: String) {

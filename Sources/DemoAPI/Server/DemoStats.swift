@@ -60,6 +60,8 @@ public final class DemoStats: Sendable {
     }
 
     private let counters = Locked(Snapshot())
+    /// The `Last-Event-ID` of each `/events` request, in order of arrival.
+    private let eventIDs = Locked<[String]>([])
     /// Tasks waiting in ``waitForRequests(_:count:)``, each for a route to reach a count.
     private let waiters = Locked<[Waiter]>([])
 
@@ -122,12 +124,23 @@ public final class DemoStats: Sendable {
         counters.withLock { $0 }
     }
 
+    /// The `Last-Event-ID` each `/events` request carried, in order of arrival (`""` for none):
+    /// what a reconnecting client really told the server.
+    public var lastEventIDs: [String] {
+        eventIDs.withLock { $0 }
+    }
+
     /// Clears every counter, including the attempts of `/faults/status` keys, so a key can be reused.
     public func reset() {
         counters.withLock { $0 = Snapshot() }
+        eventIDs.withLock { $0 = [] }
     }
 
     // MARK: Recording (the server's side)
+
+    func recordLastEventID(_ id: String?) {
+        eventIDs.withLock { $0.append(id ?? "") }
+    }
 
     func recordRequest(route: String, conditional: Bool) {
         let count = counters.withLock { counters in

@@ -39,6 +39,7 @@ struct StreamRoutes: Sendable {
         if request.query("auth") == "required" {
             _ = try AuthRoutes.authenticatedUser(request, state: state)
         }
+        state.stats.recordLastEventID(request.headers[Self.lastEventID])
         let lastID = request.headers[Self.lastEventID].flatMap { Int($0) } ?? 0
         guard lastID < count else { return Response(status: .noContent) }
         var headers = HTTPFields()

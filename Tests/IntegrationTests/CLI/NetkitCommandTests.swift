@@ -438,7 +438,8 @@ struct NetkitCommandTests {
         #expect(run.status == 0, "\(run.error)")
         for expected in [
             "List the films", "Follow a redirect", "3 attempts reached the server", "RequestDeduplicator sent 1 request",
-            "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed", "Done:",
+            "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed",
+            "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: 3 and got the rest", "Done:",
         ] {
             #expect(run.output.contains(expected), "missing \(expected)")
         }

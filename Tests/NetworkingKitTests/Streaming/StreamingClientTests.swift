@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import NetworkingKit
+@testable import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
@@ -58,6 +58,25 @@ struct StreamingClientTests {
         }
         #expect(transport.requests.count == 4)
         #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
+    }
+
+    @Test("the jitter puts each reconnection wait between half and all of its value, doubling up to maxRetry")
+    func jitter() {
+        var options = EventStreamOptions()
+        options.maxRetry = .seconds(10)
+        for (random, first) in [(0.0, Duration.milliseconds(1500)), (0.5, .milliseconds(2250)), (1.0, .seconds(3))] {
+            options.random = { random }
+            #expect(options.delay(attempt: 1, serverRetry: nil) == first, "random \(random)")
+            // 3 s doubled twice is 12 s, capped at 10 s: between 5 and 10 s.
+            #expect(options.delay(attempt: 3, serverRetry: nil) == .seconds(5) + .seconds(5) * random, "random \(random)")
+            // The server's retry replaces the default.
+            #expect(options.delay(attempt: 1, serverRetry: 200) == .milliseconds(100) + .milliseconds(100) * random)
+        }
+        // Out of range values are clamped: never less than half, never more than the whole.
+        options.random = { -3 }
+        #expect(options.delay(attempt: 1, serverRetry: 1000) == .milliseconds(500))
+        options.random = { 7 }
+        #expect(options.delay(attempt: 1, serverRetry: 1000) == .seconds(1))
     }
 
     @Test("a non-2xx answer or another content type ends the stream with an error, without reconnecting")
