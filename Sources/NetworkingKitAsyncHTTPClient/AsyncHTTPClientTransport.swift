@@ -79,18 +79,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let summary = RequestSummary(request)
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
-        var clientRequest = try HTTPClientRequest(request, body: body)
-        if decodesContent, request.headerFields[.acceptEncoding] == nil {
-            clientRequest.headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
-        }
         let clientResponse: HTTPClientResponse
         do {
             try Task.checkCancellation()
-            clientResponse = try await client.execute(
-                clientRequest,
-                deadline: deadline.map(NIODeadline.init) ?? .distantFuture,
-                logger: context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
-            )
+            clientResponse = try await Self.resendingOnClosedConnection(body: body) {
+                var clientRequest = try HTTPClientRequest(request, body: body)
+                if decodesContent, request.headerFields[.acceptEncoding] == nil {
+                    clientRequest.headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
+                }
+                return try await client.execute(
+                    clientRequest,
+                    deadline: deadline.map(NIODeadline.init) ?? .distantFuture,
+                    logger: context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
+                )
+            }
         } catch {
             throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
         }
@@ -118,6 +120,23 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         let body = HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         return (response, body)
+    }
+}
+
+
+extension AsyncHTTPClientTransport {
+    /// Runs `send`, and once more when it failed because the pooled connection it was given had
+    /// already been closed by the server (`ChannelError.ioOnClosedChannel`): the request never
+    /// left, so sending it on a fresh connection is safe whatever its method, as browsers and
+    /// OkHttp do. A one-shot body that may have been read is not sent again.
+    static func resendingOnClosedConnection<T>(
+        body: HTTPBody?, _ send: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await send()
+        } catch ChannelError.ioOnClosedChannel where body?.isReplayable ?? true {
+            return try await send()
+        }
     }
 }
 

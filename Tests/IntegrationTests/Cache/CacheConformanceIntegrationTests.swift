@@ -1,6 +1,7 @@
 import DemoAPI
 import Foundation
 import NetworkingKit
+import NetworkingKitTesting
 import Testing
 
 /// RFC 9111 rules of a private cache checked against a real server, over both transports: DemoAPI's
@@ -8,13 +9,6 @@ import Testing
 /// never answers a `Range` or a condition itself.
 @Suite("HTTP cache conformance against DemoAPI", .timeLimit(.minutes(3)))
 struct CacheConformanceIntegrationTests {
-    /// The cache's "now", moved by hand so that entries go stale without waiting.
-    final class Now: Sendable {
-        private let offset = LockedState<TimeInterval>(0)
-        func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-        var date: Date { Date() + offset.withLock { $0 } }
-    }
-
     /// Remembers the last answer that came out of the cache, also one the client reports as an error (a 304).
     final class LastAnswer: Middleware {
         private let response = LockedState<HTTPResponse?>(nil)
@@ -31,7 +25,9 @@ struct CacheConformanceIntegrationTests {
 
     struct Fixture {
         let client: LiveAPIClient
-        let now = Now()
+        /// The cache's "now", from the real time at the start (the server's `Date`s are real), moved
+        /// by hand so that entries go stale without waiting.
+        let now = ManualDate(Date())
         let last = LastAnswer()
         let server: DemoServer
 
@@ -41,7 +37,7 @@ struct CacheConformanceIntegrationTests {
             client = LiveAPIClient(
                 configuration: LiveAPIClient.Configuration(
                     baseURL: server.baseURL, transport: kind.transport,
-                    middlewares: [last, HTTPCache(storage: MemoryCacheStorage(), now: { now.date })]))
+                    middlewares: [last, HTTPCache(storage: MemoryCacheStorage(), now: now.source)]))
         }
 
         /// How many requests for `key` reached the server.
@@ -77,6 +73,26 @@ struct CacheConformanceIntegrationTests {
             #expect(hit.cacheStatus == .hit)
             #expect(hit.headerFields[.setCookie] == "a=c")
             #expect(fixture.served("cookie") == 1)
+        }
+    }
+
+    @Test("RFC 9111 §3.2, §4.3.4: a 304 that sends a new Set-Cookie replaces the stored one", arguments: TransportKind.allCases)
+    func setCookieFrom304(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let fixture = Fixture(server, kind)
+            var request = Self.script("cookie304", ["Cache-Control:no-cache", "ETag:\"v1\"", "Set-Cookie:a=1"])
+            request.query += ["ETag:\"v1\"", "Set-Cookie:a=2"].map { URLQueryItem(name: "h304", value: $0) }
+            let first = try await fixture.client.response(for: request)
+            #expect(first.headerFields[.setCookie] == "a=1")
+            // no-cache: each use is revalidated; the origin's 304 brings the new cookie.
+            let second = try await fixture.client.response(for: request)
+            #expect(second.cacheStatus == .revalidated)
+            #expect(second.headerFields[.setCookie] == "a=2")
+            #expect(second.value == first.value)
+            let third = try await fixture.client.response(for: request)
+            #expect(third.headerFields[.setCookie] == "a=2")
+            #expect(fixture.served("cookie304") == 3)
+            #expect(server.stats.snapshot.conditional["GET /cache/{key}"] == 2)
         }
     }
 
@@ -116,6 +132,29 @@ struct CacheConformanceIntegrationTests {
             request.headers = ["Range": "bytes=-3"]
             #expect(try await fixture.client.response(for: request).value == Data("789".utf8))
             #expect(fixture.served("range") == 1)
+        }
+    }
+
+    @Test("RFC 9111 §3.3, §3.4: a 206 for the whole body is stored as the 200 it is, and answers a plain GET and another range", arguments: TransportKind.allCases)
+    func storesWholeRange(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let fixture = Fixture(server, kind)
+            var request = Self.script("whole", ["Cache-Control:max-age=3600", "Content-Range:bytes 0-9/10"], status: 206)
+            request.query.append(URLQueryItem(name: "body", value: "0123456789"))
+            request.headers = ["Range": "bytes=0-"]
+            let first = try await fixture.client.response(for: request)
+            #expect(first.status == .partialContent)
+            // The same URL asked for whole, then in part: both from the stored answer.
+            request.headers = [:]
+            let whole = try await fixture.client.response(for: request)
+            #expect(whole.status == .ok)
+            #expect(whole.value == Data("0123456789".utf8))
+            #expect(whole.cacheStatus == .hit)
+            request.headers = ["Range": "bytes=5-"]
+            let part = try await fixture.client.response(for: request)
+            #expect(part.value == Data("56789".utf8))
+            #expect(part.headerFields[.contentRange] == "bytes 5-9/10")
+            #expect(fixture.served("whole") == 1)
         }
     }
 
