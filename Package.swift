@@ -147,8 +147,9 @@ let package = Package(
                 "NetworkingKitTesting",
                 // Only so that the transport's samples (doc comment and DocC page) are compiled with the others.
                 "NetworkingKitAsyncHTTPClient",
-                // Only for the HTTPClient of the NetworkingKitAsyncHTTPClient page's sample.
+                // Only for the HTTPClient and TLS of the NetworkingKitAsyncHTTPClient page's samples.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // Only for the README's sample of an app on Hummingbird (the Request/Response names)
                 // and DemoAPI's doc-comment sample.
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -188,6 +189,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),

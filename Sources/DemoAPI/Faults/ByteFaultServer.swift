@@ -31,6 +31,10 @@ public final class ByteFaultServer: Sendable {
         self.channel = channel
     }
 
+    /// The TLS listener's self-signed certificate (for 127.0.0.1 and localhost), as PEM: for a
+    /// test that trusts it on purpose, as a client of a private certificate authority would.
+    public static var certificatePEM: String { UntrustedCertificate.certificatePEM }
+
     /// Starts a listener on a free port of 127.0.0.1.
     /// - Parameter tls: Whether connections are TLS with `UntrustedCertificate` (a self-signed certificate nobody vouches for).
     public static func start(tls: Bool = false) async throws -> ByteFaultServer {

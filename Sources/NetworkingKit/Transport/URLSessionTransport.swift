@@ -58,14 +58,27 @@ public final class URLSessionTransport: HTTPTransport {
         return configuration
     }
 
+    /// Answers an authentication challenge the way a URLSession delegate would: server trust
+    /// (certificate pinning, a private root), a client certificate, HTTP authentication.
+    public typealias ChallengeHandler =
+        @Sendable (URLAuthenticationChallenge) -> (URLSession.AuthChallengeDisposition, URLCredential?)
+
     /// Creates a transport with its own session.
-    /// - Parameter configuration: The session configuration; see ``defaultSessionConfiguration()``.
-    ///   Its `urlCache` is ignored: the transport works on a copy without one.
-    public init(configuration: URLSessionConfiguration = defaultSessionConfiguration()) {
+    /// - Parameters:
+    ///   - configuration: The session configuration; see ``defaultSessionConfiguration()``. Its
+    ///     `urlCache` is ignored: the transport works on a copy without one. A proxy is its
+    ///     `connectionProxyDictionary`.
+    ///   - challengeHandler: Answers the session's authentication challenges (on Apple platforms,
+    ///     evaluate `challenge.protectionSpace.serverTrust` to pin a certificate or trust a private
+    ///     root); `nil` for URLSession's default handling. FoundationNetworking on Linux asks only
+    ///     for HTTP authentication; it checks server certificates against the system's roots.
+    public init(
+        configuration: URLSessionConfiguration = defaultSessionConfiguration(), challengeHandler: ChallengeHandler? = nil
+    ) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? Self.defaultSessionConfiguration()
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = URLSessionTransportDelegate()
+        let delegate = URLSessionTransportDelegate(challengeHandler: challengeHandler)
         let queue = OperationQueue()
         queue.name = "NetworkingKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1

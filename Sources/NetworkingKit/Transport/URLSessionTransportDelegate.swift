@@ -42,6 +42,26 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     private let tasks = LockedState<[Int: TaskState]>([:])
+    /// The app's answer to authentication challenges; `nil` for URLSession's default handling.
+    private let challengeHandler: URLSessionTransport.ChallengeHandler?
+
+    init(challengeHandler: URLSessionTransport.ChallengeHandler? = nil) {
+        self.challengeHandler = challengeHandler
+    }
+
+    /// Server trust, a client certificate, HTTP authentication: the app's handler decides, or
+    /// URLSession does as it would without a delegate.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let challengeHandler else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        let (disposition, credential) = challengeHandler(challenge)
+        completionHandler(disposition, credential)
+    }
 
     func register(_ task: URLSessionTask, state: TaskState) {
         tasks.withLock { $0[task.taskIdentifier] = state }

@@ -3,11 +3,34 @@ import DemoAPI
 import Foundation
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
+import NIOSSL
 import Testing
 
 /// What is particular to the AsyncHTTPClient transport: the clients it sends with.
 @Suite("AsyncHTTPClient transport", .timeLimit(.minutes(3)))
 struct AsyncHTTPClientTransportTests {
+    @Test("a client whose TLS configuration trusts a private root reaches a server with that certificate; the default refuses it")
+    func privateRoot() async throws {
+        try await ByteFaultServer.withServer(tls: true) { server in
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(ByteFaultServer.certificatePEM.utf8)))
+            var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+            configuration.tlsConfiguration = tls
+            let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            do {
+                let trusting = LiveAPIClient(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: httpClient))
+                #expect(try await trusting.send(Request<String>(path: "/anything")) == "ok")
+                let plain = LiveAPIClient(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
+                let error = await networkError { _ = try await plain.send(Request<String>(path: "/anything")) }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            } catch {
+                try await httpClient.shutdown()
+                throw error
+            }
+            try await httpClient.shutdown()
+        }
+    }
+
     @Test("a client of the caller's is used as given and left to its owner to shut down")
     func callersClient() async throws {
         let httpClient = HTTPClient(

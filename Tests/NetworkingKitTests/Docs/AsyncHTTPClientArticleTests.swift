@@ -3,6 +3,7 @@ import ExampleServices
 import Foundation
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
+import NIOSSL
 import Testing
 
 // The Swift samples of NetworkingKitAsyncHTTPClient's DocC catalog page, compiled: each sits
@@ -34,6 +35,20 @@ private enum AsyncHTTPClientArticleSamples {
         try await httpClient.shutdown()
         // </article-sample>
         _ = client
+    }
+
+    static func tlsAndProxy(url: URL) throws {
+        // <article-sample>
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("/etc/ssl/private-ca.pem"))
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        configuration.tlsConfiguration = tls
+        configuration.proxy = .server(host: "proxy.internal", port: 3128)
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport(client: httpClient))
+        // </article-sample>
+        _ = client
+        try httpClient.syncShutdown()
     }
 }
 
