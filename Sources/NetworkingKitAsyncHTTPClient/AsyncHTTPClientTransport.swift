@@ -123,7 +123,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 }
 
-
 extension AsyncHTTPClientTransport {
     /// Runs `send`, and once more when it failed because the pooled connection it was given had
     /// already been closed by the server (`ChannelError.ioOnClosedChannel`): the request never

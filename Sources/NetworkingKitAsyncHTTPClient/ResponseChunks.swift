@@ -202,7 +202,10 @@ final class BodyPump: Sendable {
     func finish(_ end: Result<Void, any Error>) {
         let (reader, room, task, timer) = state.withLock { state in
             guard state.end == nil else {
-                return (CheckedContinuation<ByteBuffer?, any Error>?.none, CheckedContinuation<Void, Never>?.none, Task<Void, Never>?.none, Scheduled<Void>?.none)
+                return (
+                    CheckedContinuation<ByteBuffer?, any Error>?.none, CheckedContinuation<Void, Never>?.none, Task<Void, Never>?.none,
+                    Scheduled<Void>?.none
+                )
             }
             state.end = end
             state.chunk = nil

@@ -1,8 +1,9 @@
+public import Foundation
+public import NetworkingKit
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import Foundation
-public import NetworkingKit
 
 /// A `URLProtocol` that answers a `URLSession`'s requests from a closure, for apps and tests that
 /// keep `URLSession` (seeds 002 and 004). Works on Apple platforms and on Linux.

@@ -229,7 +229,8 @@ struct DemoTour {
         }
         let received = ProgressSteps()
         let resumed = try await plain.download(for: file, to: destination, resumable: true, progress: received.handler)
-        detail("second try asked for the rest (Range + If-Range): \(resumed.response.status.code), continued from byte \(resumed.resumedFrom)")
+        detail(
+            "second try asked for the rest (Range + If-Range): \(resumed.response.status.code), continued from byte \(resumed.resumedFrom)")
         detail("progress: \(received.summary); \(resumed.size) bytes at \(destination.lastPathComponent)")
     }
 
@@ -238,7 +239,9 @@ struct DemoTour {
         let plain = client()
         section("A list in pages, followed by its Link header", "GET /todos?limit=50")
         var count = 0
-        for try await _ in plain.pages(following: Request<[TodoDTO]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "50")])).items {
+        for try await _ in plain.pages(following: Request<[TodoDTO]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "50")]))
+            .items
+        {
             count += 1
         }
         detail("\(count) todos in \(server.stats.count("GET /todos")) pages, each asked for by the previous page's rel=\"next\"")
@@ -255,7 +258,9 @@ struct DemoTour {
         // What the client told the server on each connection, as the server saw it.
         let resumedFrom = server.stats.lastEventIDs.filter { !$0.isEmpty }.map { "Last-Event-ID: \($0)" }
         detail("events \(ids.joined(separator: ", ")): the server dropped the connection after 3; the client reconnected")
-        detail("with \(resumedFrom.first ?? "no Last-Event-ID") and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)")
+        detail(
+            "with \(resumedFrom.first ?? "no Last-Event-ID") and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)"
+        )
     }
 
     private mutating func section(_ title: String, _ call: String) {

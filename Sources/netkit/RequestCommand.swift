@@ -39,10 +39,16 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "A multipart/form-data field (repeatable): name=value, or name=@path[;type=content/type] for a file streamed from disk.")
     var form: [String] = []
 
-    @Flag(name: [.customLong("events"), .customLong("live")], help: "Print the answer as it arrives: Server-Sent Events one by one, anything else (JSON lines) chunk by chunk; for answers that never end.")
+    @Flag(
+        name: [.customLong("events"), .customLong("live")],
+        help:
+            "Print the answer as it arrives: Server-Sent Events one by one, anything else (JSON lines) chunk by chunk; for answers that never end."
+    )
     var live = false
 
-    @Option(name: .shortAndLong, help: "Save the answer's body to this file (written beside it, moved into place when complete) instead of printing it.")
+    @Option(
+        name: .shortAndLong,
+        help: "Save the answer's body to this file (written beside it, moved into place when complete) instead of printing it.")
     var output: String?
 
     @Flag(name: .customShort("C"), help: "With --output: keep an interrupted download and continue it next time (Range + If-Range).")
@@ -54,7 +60,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the whole exchange.")
     var timeout: Double = 30
 
-    @Option(help: "A directory for an HTTP cache kept across runs (RFC 9111); the answer's X-Cache header says HIT, MISS, REVALIDATED or STALE.")
+    @Option(
+        help: "A directory for an HTTP cache kept across runs (RFC 9111); the answer's X-Cache header says HIT, MISS, REVALIDATED or STALE."
+    )
     var cacheDir: String?
 
     @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
@@ -89,9 +97,10 @@ struct RequestCommand: AsyncParsableCommand {
     func run() async throws {
         try checkOptions()
         let prepared = try prepare()
-        var middlewares: [any Middleware] = cacheDir.map {
-            [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
-        } ?? []
+        var middlewares: [any Middleware] =
+            cacheDir.map {
+                [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
+            } ?? []
         if retry > 0 {
             middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry + 1)))
         }

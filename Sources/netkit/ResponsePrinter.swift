@@ -7,7 +7,8 @@ import NetworkingKit
 struct ResponsePrinter {
     /// What the command hides: the library's default credentials plus the usual API-key headers and
     /// query parameters.
-    static let redaction = Redaction.default.adding(headers: ["X-API-Key", "X-Auth-Token"], queryParameters: ["api_key", "apikey", "access_token", "token"])
+    static let redaction = Redaction.default.adding(
+        headers: ["X-API-Key", "X-Auth-Token"], queryParameters: ["api_key", "apikey", "access_token", "token"])
 
     /// `Authorization: Bearer <redacted>`, `Cookie: <redacted>`, other headers as they are.
     static func redacted(_ field: HTTPField) -> String {
@@ -18,7 +19,8 @@ struct ResponsePrinter {
     /// `HTTP 404 Not Found`. URLSession does not report the server's reason phrase, so the
     /// standard one stands in when the transport has none.
     static func statusLine(_ response: HTTPResponse) -> String {
-        let phrase = response.status.reasonPhrase.isEmpty
+        let phrase =
+            response.status.reasonPhrase.isEmpty
             ? standardPhrases[response.status.code] ?? "" : response.status.reasonPhrase
         return "HTTP \(response.status.code) \(phrase)"
     }

@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Auth: login, /me, refresh rotation, expiry hooks")
 struct AuthRoutesTests {
@@ -13,7 +14,9 @@ struct AuthRoutesTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    private func login(_ client: any TestClientProtocol, query: String = "", user: String = "woody", password: String = "andy") async throws -> Tokens {
+    private func login(_ client: any TestClientProtocol, query: String = "", user: String = "woody", password: String = "andy") async throws
+        -> Tokens
+    {
         try await client.execute(
             uri: "/auth/login\(query)",
             method: .post,
@@ -55,7 +58,9 @@ struct AuthRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func loginReportsExpiresIn() async throws {
         try await withDemoRouter(accessTokenLifetime: .seconds(42)) { client, _ in
-            try await client.execute(uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody","password":"andy"}"#)) {
+            try await client.execute(
+                uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody","password":"andy"}"#)
+            ) {
                 #expect($0.json["expires_in"] == .number(42))
             }
             try await client.execute(
@@ -72,11 +77,14 @@ struct AuthRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func badCredentialsAndMissingFields() async throws {
         try await withDemoRouter { client, _ in
-            try await client.execute(uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody","password":"sid"}"#)) { response in
+            try await client.execute(
+                uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody","password":"sid"}"#)
+            ) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.json["code"] == .string("invalid_credentials"))
             }
-            try await client.execute(uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody"}"#)) { response in
+            try await client.execute(uri: "/auth/login", method: .post, headers: jsonHeaders, body: jsonBody(#"{"username":"woody"}"#)) {
+                response in
                 #expect(response.status == .unprocessableContent)
                 let errors = response.json["errors"]
                 #expect(errors?[0]?["field"] == .string("password"))
@@ -116,7 +124,8 @@ struct AuthRoutesTests {
             ) { response in
                 #expect(response.status == .ok)
                 let body = response.json
-                return Tokens(access: try #require(body["access_token"]?.stringValue), refresh: try #require(body["refresh_token"]?.stringValue))
+                return Tokens(
+                    access: try #require(body["access_token"]?.stringValue), refresh: try #require(body["refresh_token"]?.stringValue))
             }
             #expect(second.access != first.access)
             #expect(try await me(client, first.access).status == .unauthorized)

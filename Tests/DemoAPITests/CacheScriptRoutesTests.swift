@@ -1,16 +1,18 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import DemoAPI
+
 @Suite("Scripted answers for cache tests")
 struct CacheScriptRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func answersWithTheAskedStatusAndFieldsAndCountsPerKey() async throws {
         try await withDemoRouter { client, state in
-            let uri = "/cache/k?status=203&h=Cache-Control:max-age%3D60&h=Set-Cookie:a%3Db&h=Expires:Thu,%2018%20%20Aug%20%202050%2002:01:18%20GMT"
+            let uri =
+                "/cache/k?status=203&h=Cache-Control:max-age%3D60&h=Set-Cookie:a%3Db&h=Expires:Thu,%2018%20%20Aug%20%202050%2002:01:18%20GMT"
             for attempt in 1...2 {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status.code == 203)

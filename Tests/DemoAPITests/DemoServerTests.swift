@@ -33,7 +33,8 @@ struct DemoServerTests {
             #expect(response.headers[.date] != nil)
         }
         try await TestClient.withClient(host: "127.0.0.1", port: second.port, configuration: Self.patient) { client in
-            _ = try await client.post("/todos", headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"userId":1,"title":"only here"}"#))
+            _ = try await client.post(
+                "/todos", headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"userId":1,"title":"only here"}"#))
         }
         #expect(first.stats.count("GET /films/{id}") == 1)
         #expect(second.stats.count("GET /films/{id}") == 0)
@@ -99,7 +100,8 @@ struct DemoServerTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func faultsTruncatedSendsPartOfTheDeclaredBody() async throws {
         try await DemoServer.withServer { server in
-            let received = try await rawExchange(port: server.port, request: "GET /faults/truncated?declared=100&sent=10 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let received = try await rawExchange(
+                port: server.port, request: "GET /faults/truncated?declared=100&sent=10 HTTP/1.1\r\nHost: x\r\n\r\n")
             let text = String(decoding: received, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(text.lowercased().contains("content-length: 100\r\n"))

@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Echo and upload")
 struct EchoRoutesTests {
@@ -13,7 +14,8 @@ struct EchoRoutesTests {
             var headers: HTTPFields = [.contentType: "text/plain"]
             headers.append(HTTPField(name: .accept, value: "a/b"))
             headers.append(HTTPField(name: .accept, value: "c/d"))
-            try await client.execute(uri: "/echo/a%20b/c?x=1&y=%2F", method: .put, headers: headers, body: ByteBuffer(string: "hello")) { response in
+            try await client.execute(uri: "/echo/a%20b/c?x=1&y=%2F", method: .put, headers: headers, body: ByteBuffer(string: "hello")) {
+                response in
                 #expect(response.status == .ok)
                 let echo = response.json
                 #expect(echo["method"] == .string("PUT"))

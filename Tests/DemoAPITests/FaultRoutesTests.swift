@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Faults, bytes, status codes and redirects")
 struct FaultRoutesTests {
@@ -23,7 +24,9 @@ struct FaultRoutesTests {
                 #expect(response.json["attempts"] == .number(3))
                 #expect(response.headers[.retryAfter] == nil)
             }
-            try await client.execute(uri: "/faults/status/429?key=k2&times=1&retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT", method: .get) { response in
+            try await client.execute(
+                uri: "/faults/status/429?key=k2&times=1&retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT", method: .get
+            ) { response in
                 #expect(response.status.code == 429)
                 #expect(response.headers[.retryAfter] == "Wed, 21 Oct 2015 07:28:00 GMT")
             }

@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Files: ranges, If-Range, versions; multipart digests")
 struct FileRoutesTests {
@@ -80,7 +81,8 @@ struct FileRoutesTests {
     @Test("a multipart upload is answered part by part with sizes and SHA-256; a malformed one is a 400")
     func multipart() async throws {
         try await withDemoRouter { client, _ in
-            let body = "--b\r\nContent-Disposition: form-data; name=\"a;b\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt\r\n"
+            let body =
+                "--b\r\nContent-Disposition: form-data; name=\"a;b\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt\r\n"
                 + "Content-Type: text/plain\r\n\r\nabc\r\n--b--\r\n"
             try await client.execute(
                 uri: "/upload/multipart", method: .post, headers: [.contentType: "multipart/form-data; boundary=b"],

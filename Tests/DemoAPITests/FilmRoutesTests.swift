@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Films, characters, search and ratings")
 struct FilmRoutesTests {
@@ -102,7 +103,8 @@ struct FilmRoutesTests {
             try await client.execute(uri: "/films", method: .get, headers: [.ifModifiedSince: lastModified]) { response in
                 #expect(response.status == .notModified)
             }
-            try await client.execute(uri: "/films", method: .get, headers: [.ifModifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"]) { response in
+            try await client.execute(uri: "/films", method: .get, headers: [.ifModifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"]) {
+                response in
                 #expect(response.status == .ok)
             }
             try await client.execute(uri: "/films", method: .get, headers: [.ifModifiedSince: "not a date"]) { response in
@@ -147,7 +149,8 @@ struct FilmRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func ratingsAverageAndValidate() async throws {
         try await withDemoRouter { client, _ in
-            try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody(#"{"rating":5}"#)) { response in
+            try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody(#"{"rating":5}"#)) {
+                response in
                 #expect(response.status == .ok)
                 let body = response.json
                 #expect(body["film_id"] == .string("up"))
@@ -166,7 +169,8 @@ struct FilmRoutesTests {
                 #expect(body["ratings_count"] == .number(2))
             }
             for invalid in [#"{"rating":6}"#, #"{"rating":0}"#, #"{"comment":"no rating"}"#, #"{"rating":"five"}"#] {
-                try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody(invalid)) { response in
+                try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody(invalid)) {
+                    response in
                     #expect(response.status == .unprocessableContent, "\(invalid)")
                     let body = response.json
                     #expect(body["message"] == .string("The rating is invalid."))
@@ -186,11 +190,13 @@ struct FilmRoutesTests {
                 let errors = response.json["errors"]
                 #expect(errors?[0]?["field"] == .string("comment"))
             }
-            try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody("{not json")) { response in
+            try await client.execute(uri: "/films/up/rating", method: .post, headers: jsonHeaders, body: jsonBody("{not json")) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(response.json["code"] == .string("malformed_json"))
             }
-            try await client.execute(uri: "/films/nope/rating", method: .post, headers: jsonHeaders, body: jsonBody(#"{"rating":3}"#)) { response in
+            try await client.execute(uri: "/films/nope/rating", method: .post, headers: jsonHeaders, body: jsonBody(#"{"rating":3}"#)) {
+                response in
                 #expect(response.status == .notFound)
             }
         }

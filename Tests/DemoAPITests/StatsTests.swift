@@ -1,10 +1,11 @@
-@testable import DemoAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Stats and unknown routes")
 struct StatsTests {

@@ -1,4 +1,3 @@
-@testable import DemoAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,6 +5,8 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 /// Drives DemoAPI's router in-process (no socket) with a fresh state per call, and hands the state
 /// to the test so it can look at counters and stores directly.

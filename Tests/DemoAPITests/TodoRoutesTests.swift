@@ -1,9 +1,10 @@
-@testable import DemoAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import DemoAPI
 
 @Suite("Todos: CRUD, filters, pagination, validation")
 struct TodoRoutesTests {
@@ -94,7 +95,8 @@ struct TodoRoutesTests {
             try await client.execute(uri: "/todos/201", method: .get) { response in
                 #expect(response.json["title"] == .string("Write tests"))
             }
-            try await client.execute(uri: "/todos/201", method: .patch, headers: jsonHeaders, body: jsonBody(#"{"completed":true}"#)) { response in
+            try await client.execute(uri: "/todos/201", method: .patch, headers: jsonHeaders, body: jsonBody(#"{"completed":true}"#)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(response.json["completed"] == .bool(true))
                 #expect(response.json["title"] == .string("Write tests"))
@@ -137,7 +139,8 @@ struct TodoRoutesTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func validationErrorsNameEachField() async throws {
         try await withDemoRouter { client, _ in
-            try await client.execute(uri: "/todos", method: .post, headers: jsonHeaders, body: jsonBody(#"{"userId":0,"title":""}"#)) { response in
+            try await client.execute(uri: "/todos", method: .post, headers: jsonHeaders, body: jsonBody(#"{"userId":0,"title":""}"#)) {
+                response in
                 #expect(response.status == .unprocessableContent)
                 let body = response.json
                 #expect(body["code"] == .string("validation_failed"))
@@ -156,7 +159,8 @@ struct TodoRoutesTests {
                 let errors = response.json["errors"]
                 #expect(errors?[0]?["message"] == .string("must be at most 200 characters"))
             }
-            try await client.execute(uri: "/todos/1", method: .put, headers: jsonHeaders, body: jsonBody(#"{"userId":1,"title":"t"}"#)) { response in
+            try await client.execute(uri: "/todos/1", method: .put, headers: jsonHeaders, body: jsonBody(#"{"userId":1,"title":"t"}"#)) {
+                response in
                 #expect(response.status == .unprocessableContent)
                 let errors = response.json["errors"]
                 #expect(errors?[0]?["field"] == .string("completed"))

@@ -37,7 +37,9 @@ struct CacheScriptRoutes: Sendable {
         let dropAfter = try request.queryInt("drop_after", in: 0...1_000_000)
         let lines = request.uri.queryParameters.getAll("h")
         let notModifiedLines = request.uri.queryParameters.getAll("h304")
-        guard key.count <= 200, lines.count + notModifiedLines.count <= Self.maxHeaders, let count = state.stats.recordFaultAttempt(key: "cache/" + key) else {
+        guard key.count <= 200, lines.count + notModifiedLines.count <= Self.maxHeaders,
+            let count = state.stats.recordFaultAttempt(key: "cache/" + key)
+        else {
             throw APIError.badRequest("A key of at most 200 characters and at most \(Self.maxHeaders) h= fields.")
         }
         if let dropAfter, count > dropAfter {

@@ -108,7 +108,8 @@ private final class ScriptedAnswer: ChannelInboundHandler {
                 channel.close(promise: nil)
             case .reset:
                 // SO_LINGER 0: close() sends RST instead of FIN.
-                let linger = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                let linger =
+                    (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
                     ?? channel.eventLoop.makeSucceededVoidFuture()
                 linger.whenComplete { _ in channel.close(promise: nil) }
             }

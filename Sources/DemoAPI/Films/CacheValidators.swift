@@ -40,7 +40,8 @@ struct CacheValidators {
         let ifNoneMatch = request.headers[values: .ifNoneMatch]
         if !ifNoneMatch.isEmpty {
             let ours = Self.opaqueTag(etag)
-            return ifNoneMatch
+            return
+                ifNoneMatch
                 .flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .contains { $0 == "*" || Self.opaqueTag($0) == ours }

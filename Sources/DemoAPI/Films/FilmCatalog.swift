@@ -35,14 +35,30 @@ enum FilmCatalog {
     static let studio = "Pixar Animation Studios"
 
     static let films: [Film] = [
-        film("toy-story", "Toy Story", 1995, 11, 22, "A pull-string cowboy doll feels threatened when a flashy space ranger action figure becomes his owner's new favourite toy."),
-        film("finding-nemo", "Finding Nemo", 2003, 5, 30, "An overprotective clownfish crosses the ocean, helped by a forgetful blue tang, to find his son taken by a diver."),
-        film("the-incredibles", "The Incredibles", 2004, 11, 5, "A family of undercover superheroes is pulled out of suburban retirement to stop a vengeful former fan."),
-        film("ratatouille", "Ratatouille", 2007, 6, 29, "A rat with a refined palate teams up with a young kitchen hand to cook in one of the finest restaurants of Paris."),
-        film("wall-e", "WALL-E", 2008, 6, 27, "A lonely trash-compacting robot left on an abandoned Earth follows a sleek probe robot back to humanity's starship."),
-        film("up", "Up", 2009, 5, 29, "A widowed balloon seller ties thousands of balloons to his house to fly to South America, with a young scout aboard."),
-        film("inside-out", "Inside Out", 2015, 6, 19, "The emotions inside an eleven-year-old girl's mind struggle to guide her through a move to a new city."),
-        film("coco", "Coco", 2017, 11, 22, "A boy who dreams of being a musician enters the Land of the Dead to uncover his family's history."),
+        film(
+            "toy-story", "Toy Story", 1995, 11, 22,
+            "A pull-string cowboy doll feels threatened when a flashy space ranger action figure becomes his owner's new favourite toy."),
+        film(
+            "finding-nemo", "Finding Nemo", 2003, 5, 30,
+            "An overprotective clownfish crosses the ocean, helped by a forgetful blue tang, to find his son taken by a diver."),
+        film(
+            "the-incredibles", "The Incredibles", 2004, 11, 5,
+            "A family of undercover superheroes is pulled out of suburban retirement to stop a vengeful former fan."),
+        film(
+            "ratatouille", "Ratatouille", 2007, 6, 29,
+            "A rat with a refined palate teams up with a young kitchen hand to cook in one of the finest restaurants of Paris."),
+        film(
+            "wall-e", "WALL-E", 2008, 6, 27,
+            "A lonely trash-compacting robot left on an abandoned Earth follows a sleek probe robot back to humanity's starship."),
+        film(
+            "up", "Up", 2009, 5, 29,
+            "A widowed balloon seller ties thousands of balloons to his house to fly to South America, with a young scout aboard."),
+        film(
+            "inside-out", "Inside Out", 2015, 6, 19,
+            "The emotions inside an eleven-year-old girl's mind struggle to guide her through a move to a new city."),
+        film(
+            "coco", "Coco", 2017, 11, 22,
+            "A boy who dreams of being a musician enters the Land of the Dead to uncover his family's history."),
     ]
 
     static let characters: [FilmCharacter] = [

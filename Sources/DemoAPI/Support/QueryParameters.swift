@@ -26,7 +26,8 @@ extension DemoRequestContext {
     func pathInt(_ name: String, in range: ClosedRange<Int>) throws -> Int {
         let raw = parameters.get(name) ?? ""
         guard let value = Int(raw), range.contains(value) else {
-            throw APIError.badRequest("Path parameter '\(name)' must be an integer between \(range.lowerBound) and \(range.upperBound), not '\(raw)'.")
+            throw APIError.badRequest(
+                "Path parameter '\(name)' must be an integer between \(range.lowerBound) and \(range.upperBound), not '\(raw)'.")
         }
         return value
     }

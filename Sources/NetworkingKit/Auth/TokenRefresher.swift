@@ -1,5 +1,5 @@
-public import Metrics
 public import Foundation
+public import Metrics
 
 /// Keeps the current token and refreshes it, once, however many calls need it at the same time
 /// (seed 002's `TokenRefresher` actor).
@@ -154,8 +154,8 @@ public actor TokenRefresher: TokenProvider {
     private func outcome(of operation: SharedRefresh, fallingBackTo fallback: AuthToken?) async throws -> AuthToken? {
         do {
             return try await Self.outcome(of: operation)
-        } catch where !Self.endsSession(error) {
-            guard let fallback, !fallback.expires(within: .zero, of: now()) else { throw error }
+        } catch let failure where !Self.endsSession(failure) {
+            guard let fallback, !fallback.expires(within: .zero, of: now()) else { throw failure }
             return fallback
         }
     }

@@ -319,7 +319,9 @@ public final class HTTPCache: Middleware {
     /// Revalidates `found` after the caller has been answered (`stale-while-revalidate`, RFC 5861
     /// §3), once however many requests find it stale meanwhile.
     private func revalidateInBackground(_ found: Found, exchange: Exchange, next: @escaping MiddlewareNext) {
-        let id = found.key.partition + " " + found.key.url + " " + found.entry.varyValues.sorted { $0.key < $1.key }
+        let id =
+            found.key.partition + " " + found.key.url + " "
+            + found.entry.varyValues.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         var exchange = exchange
         // The caller's deadline is the caller's; the revalidation runs after it has been answered.

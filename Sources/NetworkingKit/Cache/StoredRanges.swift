@@ -34,7 +34,8 @@ enum StoredRanges {
     /// `Content-Length`, and those bytes.
     static func cut(_ entry: CachedResponse, to positions: ClosedRange<Int64>, completeLength: Int64) -> (HTTPResponse, Data) {
         // A stored part starts at its own first position; a whole response at 0.
-        let start = entry.response.status == .partialContent
+        let start =
+            entry.response.status == .partialContent
             ? entry.response.headerFields[.contentRange].flatMap(ContentRange.init)?.first ?? 0 : 0
         var response = entry.response
         response.status = .partialContent

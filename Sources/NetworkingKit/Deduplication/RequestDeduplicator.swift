@@ -1,6 +1,6 @@
-public import Metrics
 public import Foundation
 public import HTTPTypes
+public import Metrics
 
 /// A middleware that lets identical GET and HEAD requests in flight at the same time share one
 /// network call: when a view appears twice, or a user switches tabs quickly, the server is asked

@@ -71,7 +71,8 @@ extension Redaction {
     /// Hides the value after a sensitive header name or parameter name used as a key:
     /// `Authorization: Bearer x`, `"Cookie": "a=b"`, `"token": "x"`, `token=x` after a space.
     func redactNamedValues(in text: String) -> String {
-        let names = sensitiveHeaders.map { (Array($0.canonicalName.unicodeScalars), true) }
+        let names =
+            sensitiveHeaders.map { (Array($0.canonicalName.unicodeScalars), true) }
             + sensitiveQueryParameters.map { (Array($0.unicodeScalars), false) }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()

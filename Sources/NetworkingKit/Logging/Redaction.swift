@@ -144,7 +144,8 @@ public struct Redaction: Sendable, Hashable {
     /// no pattern is applied.
     func replacing(_ secrets: [String], in text: String) -> String {
         var result = text
-        for secret in Set(secrets) where secret.count >= 4 && !Self.placeholder.contains(secret)
+        for secret in Set(secrets)
+        where secret.count >= 4 && !Self.placeholder.contains(secret)
             && !Self.encodedPlaceholder.contains(secret) && result.contains(secret)
         {
             result = result.replacingOccurrences(of: secret, with: Self.placeholder)

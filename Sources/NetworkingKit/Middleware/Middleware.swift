@@ -1,11 +1,12 @@
 public import HTTPTypes
 
 /// The rest of the chain, as a middleware sees it: the next middleware, or finally the transport.
-public typealias MiddlewareNext = @Sendable (
-    _ request: HTTPRequest,
-    _ body: HTTPBody?,
-    _ context: RequestContext
-) async throws -> (HTTPResponse, HTTPBody?)
+public typealias MiddlewareNext =
+    @Sendable (
+        _ request: HTTPRequest,
+        _ body: HTTPBody?,
+        _ context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?)
 
 /// A step in the request pipeline that sees each request on its way down and each response (or
 /// error) on its way back up.

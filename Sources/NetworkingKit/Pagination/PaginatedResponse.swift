@@ -76,7 +76,8 @@ extension APIClient {
         pages(first, maxPages: maxPages) { page in
             guard page.value.hasNextPage else { return nil }
             var request = first
-            request.query = first.query.filter { $0.name != parameter } + [URLQueryItem(name: parameter, value: String(page.value.page + 1))]
+            request.query =
+                first.query.filter { $0.name != parameter } + [URLQueryItem(name: parameter, value: String(page.value.page + 1))]
             return request
         }
     }

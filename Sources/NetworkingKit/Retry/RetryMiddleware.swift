@@ -1,6 +1,6 @@
-public import Metrics
 public import HTTPTypes
 import Logging
+public import Metrics
 
 /// Sends a request again after a transient failure: with backoff and jitter, honouring
 /// `Retry-After`, within a ``RetryBudget`` shared by the client's calls, and never past the call's

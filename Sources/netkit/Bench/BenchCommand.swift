@@ -35,7 +35,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Rounds per scenario; the median is reported (1 to 50).")
     var rounds = 5
 
-    @Option(help: "Then run the last scenario for this many requests more and report the process's RSS after the first 10000 and at the end (Linux).")
+    @Option(
+        help:
+            "Then run the last scenario for this many requests more and report the process's RSS after the first 10000 and at the end (Linux)."
+    )
     var soak: Int?
 
     @Option(help: "Only the scenarios whose name contains this text, besides the baseline (for profiling).")
@@ -44,10 +47,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
 
-    @Option(help: "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over AsyncHTTPClientTransport.")
+    @Option(
+        help:
+            "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over AsyncHTTPClientTransport."
+    )
     var download: Int?
 
-    @Option(help: "Instead, read this many Server-Sent Events and as many JSON lines from memory through LiveAPIClient (no network), against a plain split of the same bytes into lines.")
+    @Option(
+        help:
+            "Instead, read this many Server-Sent Events and as many JSON lines from memory through LiveAPIClient (no network), against a plain split of the same bytes into lines."
+    )
     var parse: Int?
 
     @Option(help: "With --download and --url, the path of the file on that server (default: /files/{n}).")
@@ -130,7 +139,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func measure(baseURL: URL, server: String) async throws {
-        print("netkit bench: \(requests) × GET /todos/{id} per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server).")
+        print(
+            "netkit bench: \(requests) × GET /todos/{id} per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server)."
+        )
         #if DEBUG
         print("Note: this is a debug build; `swift run -c release netkit bench` gives figures worth quoting.")
         #endif

@@ -43,7 +43,8 @@ struct BenchParse: Sendable {
     static func body(_ block: Data, records: Int) -> HTTPBody {
         let blocks = max(1, records / blockRecords)
         let chunks = stride(from: 0, to: block.count, by: chunkSize).map { block[$0..<min($0 + chunkSize, block.count)] }
-        return HTTPBody(RepeatedChunks(chunks: chunks, times: blocks), length: .known(Int64(block.count * blocks)), iterationBehavior: .multiple)
+        return HTTPBody(
+            RepeatedChunks(chunks: chunks, times: blocks), length: .known(Int64(block.count * blocks)), iterationBehavior: .multiple)
     }
 
     /// Serves the generated stream once, then `204 No Content` (which ends an event stream).

@@ -3,8 +3,9 @@ import Dispatch
 import ExampleServices
 import Foundation
 import NetworkingKit
-@testable import netkit
 import Testing
+
+@testable import netkit
 
 /// The `netkit` executable, run as a user runs it.
 // One process at a time: each holds two reader threads and a share of the two cores.
@@ -223,10 +224,14 @@ struct NetkitCommandTests {
     @Test("request --events prints Server-Sent Events and JSON lines as they arrive", arguments: ["ahc", "urlsession"])
     func liveAnswers(transport: String) async throws {
         try await withDemoServer { server in
-            let events = try await Self.netkit(["request", "GET", "\(server.baseURL.absoluteString)/events?count=3", "--events", "--transport", transport])
+            let events = try await Self.netkit([
+                "request", "GET", "\(server.baseURL.absoluteString)/events?count=3", "--events", "--transport", transport,
+            ])
             #expect(events.status == 0, "\(events.error)")
             #expect(events.output.contains("event: tick\nid: 3\ndata: {\"n\":3}\n"))
-            let lines = try await Self.netkit(["request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--events", "--transport", transport])
+            let lines = try await Self.netkit([
+                "request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--events", "--transport", transport,
+            ])
             #expect(lines.status == 0, "\(lines.error)")
             #expect(lines.output.hasSuffix("{\"id\":1,\"title\":\"Item 1\"}\n{\"id\":2,\"title\":\"Item 2\"}\n"))
         }
@@ -438,7 +443,8 @@ struct NetkitCommandTests {
         #expect(run.status == 0, "\(run.error)")
         for expected in [
             "List the films", "Follow a redirect", "3 attempts reached the server", "RequestDeduplicator sent 1 request",
-            "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo", "NetworkError.notFound", "NetworkError.validationFailed",
+            "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo",
+            "NetworkError.notFound", "NetworkError.validationFailed",
             "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: 3 and got the rest", "Done:",
         ] {
             #expect(run.output.contains(expected), "missing \(expected)")

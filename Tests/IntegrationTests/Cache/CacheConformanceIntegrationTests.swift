@@ -51,7 +51,9 @@ struct CacheConformanceIntegrationTests {
         return Request(path: "/cache/\(key)", query: query)
     }
 
-    @Test("RFC 9111 §5.3: an Expires with runs of spaces is not a date, so already stale; RFC 9110 §5.6.7: names in any case are read", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §5.3: an Expires with runs of spaces is not a date, so already stale; RFC 9110 §5.6.7: names in any case are read",
+        arguments: TransportKind.allCases)
     func expiresParsing(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -96,7 +98,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §4.3.2: the caller's If-None-Match and If-Modified-Since are answered 304 from a fresh entry", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §4.3.2: the caller's If-None-Match and If-Modified-Since are answered 304 from a fresh entry",
+        arguments: TransportKind.allCases)
     func callerConditions(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -116,7 +120,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §3.4, RFC 9110 §14.2: a single Range is answered 206 from a fresh stored 200, with its stored fields", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §3.4, RFC 9110 §14.2: a single Range is answered 206 from a fresh stored 200, with its stored fields",
+        arguments: TransportKind.allCases)
     func range(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -135,7 +141,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §3.3, §3.4: a 206 for the whole body is stored as the 200 it is, and answers a plain GET and another range", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §3.3, §3.4: a 206 for the whole body is stored as the 200 it is, and answers a plain GET and another range",
+        arguments: TransportKind.allCases)
     func storesWholeRange(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -158,7 +166,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §4.2.4, §5.2.2.2: while the origin is unreachable a stale entry is served, a must-revalidate one never (504)", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §4.2.4, §5.2.2.2: while the origin is unreachable a stale entry is served, a must-revalidate one never (504)",
+        arguments: TransportKind.allCases)
     func disconnected(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -179,7 +189,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §4.1: Vary values are normalised (Accept-Language case, order and spaces); §3.5: a public entry answers a request with Cookie", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §4.1: Vary values are normalised (Accept-Language case, order and spaces); §3.5: a public entry answers a request with Cookie",
+        arguments: TransportKind.allCases)
     func varyAndPublic(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
@@ -205,7 +217,9 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §4.2.2: public gives a heuristic lifetime to any status; §5.2.2.3: must-understand overrides no-store for a known status", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §4.2.2: public gives a heuristic lifetime to any status; §5.2.2.3: must-understand overrides no-store for a known status",
+        arguments: TransportKind.allCases)
     func publicAndMustUnderstand(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)

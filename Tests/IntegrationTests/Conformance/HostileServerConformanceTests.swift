@@ -92,11 +92,14 @@ struct HostileServerConformanceTests {
 }
 
 extension HostileServerConformanceTests {
-    @Test("a content coding nobody here decodes is handed on as it is over AsyncHTTPClient; URLSession on Linux cannot receive it", arguments: TransportKind.allCases)
+    @Test(
+        "a content coding nobody here decodes is handed on as it is over AsyncHTTPClient; URLSession on Linux cannot receive it",
+        arguments: TransportKind.allCases)
     func unknownContentCoding(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let request = Request<Data>(
-                path: "/cache/coded", query: [URLQueryItem(name: "h", value: "Content-Encoding:x-custom"), URLQueryItem(name: "body", value: "raw")])
+                path: "/cache/coded",
+                query: [URLQueryItem(name: "h", value: "Content-Encoding:x-custom"), URLQueryItem(name: "body", value: "raw")])
             #if canImport(FoundationNetworking)
             if kind == .urlSession {
                 // FoundationNetworking always has libcurl decode bodies (automaticBodyDecompression

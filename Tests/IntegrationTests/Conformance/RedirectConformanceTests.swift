@@ -17,15 +17,19 @@ struct RedirectConformanceTests {
         }
     }
 
-    @Test("a redirect's own body is drained or dropped, small or large, and the target still answers", arguments: TransportKind.allCases, [100, 200_000])
+    @Test(
+        "a redirect's own body is drained or dropped, small or large, and the target still answers", arguments: TransportKind.allCases,
+        [100, 200_000])
     func redirectWithBody(kind: TransportKind, size: Int) async throws {
         try await withDemoServer { server in
             let client = makeClient(server, kind)
             for _ in 0..<3 {
                 let echo: Echo = try await client.send(
-                    Request(path: "/redirect/302", query: [
-                        URLQueryItem(name: "to", value: "/echo"), URLQueryItem(name: "body_bytes", value: "\(size)"),
-                    ]))
+                    Request(
+                        path: "/redirect/302",
+                        query: [
+                            URLQueryItem(name: "to", value: "/echo"), URLQueryItem(name: "body_bytes", value: "\(size)"),
+                        ]))
                 #expect(echo.path == "/echo")
             }
             #expect(server.stats.count("GET /echo") == 3)

@@ -7,7 +7,8 @@ import Testing
 /// bodies of every kind and size.
 @Suite("Conformance: requests", .timeLimit(.minutes(3)))
 struct RequestConformanceTests {
-    @Test("every method reaches the server as sent", arguments: TransportKind.allCases, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+    @Test(
+        "every method reaches the server as sent", arguments: TransportKind.allCases, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     func methods(kind: TransportKind, method: String) async throws {
         try await withDemoServer { server in
             let echo: Echo = try await makeClient(server, kind).send(

@@ -42,7 +42,8 @@ struct RetryIntegrationTests {
                 for _ in 0..<100 {
                     group.addTask {
                         await networkError {
-                            try await client.send(Request<Void>(path: "/faults/status/503", query: Self.faultQuery(key: "down", times: nil)))
+                            try await client.send(
+                                Request<Void>(path: "/faults/status/503", query: Self.faultQuery(key: "down", times: nil)))
                         }?.statusCode
                     }
                 }

@@ -1,13 +1,14 @@
 import DemoAPI
+import Foundation
+import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NetworkingKit
-import NetworkingKitAsyncHTTPClient
-import Testing
 
 /// The transports every conformance test runs over.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -12,7 +12,9 @@ struct StreamingIntegrationTests {
         let title: String
     }
 
-    @Test("an event stream dropped twice midway continues from Last-Event-ID and ends with the server's 204", arguments: TransportKind.allCases)
+    @Test(
+        "an event stream dropped twice midway continues from Last-Event-ID and ends with the server's 204",
+        arguments: TransportKind.allCases)
     func events(_ kind: TransportKind) async throws {
         try await withDemoServer { server in
             var options = EventStreamOptions()
@@ -20,7 +22,10 @@ struct StreamingIntegrationTests {
             let stream = makeClient(server, kind, timeout: .seconds(600)).events(
                 for: Request<Data>(
                     path: "/events",
-                    query: [URLQueryItem(name: "count", value: "10"), URLQueryItem(name: "drop_after", value: "4"), URLQueryItem(name: "retry", value: "5")]),
+                    query: [
+                        URLQueryItem(name: "count", value: "10"), URLQueryItem(name: "drop_after", value: "4"),
+                        URLQueryItem(name: "retry", value: "5"),
+                    ]),
                 options: options)
             var received: [ServerSentEvent] = []
             for try await event in stream { received.append(event) }
@@ -148,7 +153,9 @@ struct PagesIntegrationTests {
             let limit = URLQueryItem(name: "limit", value: "25")
 
             var numbered: [Todo2] = []
-            for try await todo in client.pages(numbered: Request<PaginatedResponse<Todo2>>(path: "/pages/todos", query: [limit])).items(\.data) {
+            for try await todo in client.pages(numbered: Request<PaginatedResponse<Todo2>>(path: "/pages/todos", query: [limit])).items(
+                \.data)
+            {
                 numbered.append(todo)
             }
             #expect(numbered == all)

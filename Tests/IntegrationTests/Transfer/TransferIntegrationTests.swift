@@ -166,7 +166,8 @@ struct TransferIntegrationTests {
                 let client = makeClient(server, kind, timeout: .seconds(600))
                 let destination = folder.appendingPathComponent("cut.bin")
                 let request = Request<Data>(
-                    path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "3"), URLQueryItem(name: "cut_at", value: "1000000")])
+                    path: "/files/\(count)",
+                    query: [URLQueryItem(name: "seed", value: "3"), URLQueryItem(name: "cut_at", value: "1000000")])
                 let error = await networkError { _ = try await client.download(for: request, to: destination, resumable: true) }
                 #expect(error?.transportKind == .truncatedBody, "\(String(describing: error))")
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
@@ -189,7 +190,10 @@ struct TransferIntegrationTests {
                 let destination = folder.appendingPathComponent("f.bin")
                 let ignoring = Request<Data>(
                     path: "/files/\(count)",
-                    query: [URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"), URLQueryItem(name: "ranges", value: "ignore")])
+                    query: [
+                        URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"),
+                        URLQueryItem(name: "ranges", value: "ignore"),
+                    ])
                 _ = await networkError { _ = try await client.download(for: ignoring, to: destination, resumable: true) }
                 var file = try await client.download(for: ignoring, to: destination, resumable: true)
                 #expect(file.resumedFrom == 0 && file.response.status == .ok)
@@ -197,7 +201,10 @@ struct TransferIntegrationTests {
 
                 let versioned = Request<Data>(
                     path: "/files/\(count)",
-                    query: [URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"), URLQueryItem(name: "key", value: "k")])
+                    query: [
+                        URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"),
+                        URLQueryItem(name: "key", value: "k"),
+                    ])
                 _ = await networkError { _ = try await client.download(for: versioned, to: destination, resumable: true) }
                 _ = try await client.send(Request<EmptyResponse>(path: "/files/versions/k", method: .post))
                 file = try await client.download(for: versioned, to: destination, resumable: true)
@@ -207,7 +214,8 @@ struct TransferIntegrationTests {
         }
     }
 
-    @Test("cancelling the task mid-download keeps a resumable partial file and nothing at the destination", arguments: TransportKind.allCases)
+    @Test(
+        "cancelling the task mid-download keeps a resumable partial file and nothing at the destination", arguments: TransportKind.allCases)
     func cancellation(_ kind: TransportKind) async throws {
         try await Self.withFolder { folder in
             try await withDemoServer { server in
@@ -241,7 +249,8 @@ struct TransferIntegrationTests {
         try await withDemoServer { server in
             let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).bin")
             let error = await networkError {
-                _ = try await makeClient(server, kind, timeout: .seconds(600)).upload(.file(missing), for: Request<DigestReceipt>(path: "/upload", method: .put))
+                _ = try await makeClient(server, kind, timeout: .seconds(600)).upload(
+                    .file(missing), for: Request<DigestReceipt>(path: "/upload", method: .put))
             }
             guard case .fileFailed(let failure)? = error else {
                 Issue.record("expected fileFailed, got \(String(describing: error))")

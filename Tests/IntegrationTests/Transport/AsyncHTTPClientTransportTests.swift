@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import DemoAPI
 import Foundation
+import NIOSSL
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
-import NIOSSL
 import Testing
 
 /// What is particular to the AsyncHTTPClient transport: the clients it sends with.

@@ -1,8 +1,9 @@
 import Foundation
-import NetworkingKit
-@testable import NetworkingKitAsyncHTTPClient
 import NIOCore
+import NetworkingKit
 import Testing
+
+@testable import NetworkingKitAsyncHTTPClient
 
 /// A server may close an idle keep-alive connection just as the client picks it from its pool:
 /// the write then fails with "I/O on closed channel" before a byte reached the server.
@@ -11,7 +12,11 @@ struct ClosedPooledConnectionTests {
     final class Attempts: Sendable {
         private let count = LockedState(0)
         var value: Int { count.withLock { $0 } }
-        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            count.withLock {
+                $0 += 1; return $0
+            }
+        }
     }
 
     @Test("the request is sent once more, on a fresh connection, whatever its method")

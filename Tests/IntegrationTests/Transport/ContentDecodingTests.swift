@@ -1,8 +1,9 @@
 import CZlib
 import Foundation
 import NetworkingKit
-@testable import NetworkingKitAsyncHTTPClient
 import Testing
+
+@testable import NetworkingKitAsyncHTTPClient
 
 /// The AsyncHTTPClient transport's own gzip and deflate decoding, on bodies split as a network
 /// splits them.
@@ -11,7 +12,9 @@ struct ContentDecodingTests {
     /// `data` compressed by zlib: `windowBits` 31 for gzip, 15 for zlib-wrapped deflate, -15 for raw.
     private func compress(_ data: Data, windowBits: Int32) throws -> Data {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(&stream, 6, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
         else { throw TestFailure.zlib }
         defer { deflateEnd(&stream) }
         var input = [UInt8](data)
@@ -49,10 +52,11 @@ struct ContentDecodingTests {
     /// Text that compresses, but not to nothing.
     private func text(_ count: Int, seed: UInt64) -> Data {
         var state = seed
-        return Data((0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(ascii: "a") + UInt8((state >> 59) % 8)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(ascii: "a") + UInt8((state >> 59) % 8)
+            })
     }
 
     @Test("gzip members one after the other decode whole, wherever the body is split")

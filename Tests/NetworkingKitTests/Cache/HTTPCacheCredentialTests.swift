@@ -43,9 +43,11 @@ struct HTTPCacheCredentialTests {
             let token = "Bearer t0ken-value"
             // The body tells the variants apart without echoing the credential.
             let transport = StubTransport { request in
-                ok(request.header("Cookie") == cookie ? "first" : "second", [
-                    "Cache-Control": "public, max-age=100", "Vary": "Cookie, Authorization",
-                ])
+                ok(
+                    request.header("Cookie") == cookie ? "first" : "second",
+                    [
+                        "Cache-Control": "public, max-age=100", "Vary": "Cookie, Authorization",
+                    ])
             }
             let headers = ["Cookie": cookie, "Authorization": token]
             #expect(try await send(cache, transport, headers: headers).body == "first")

@@ -47,7 +47,8 @@ struct HTTPCacheDirectiveTests {
         #expect(harness.transport.requests.last?.header("If-None-Match") == "\"1\"")
     }
 
-    @Test("no-cache in the request (or Pragma: no-cache) forces revalidation of a fresh entry",
+    @Test(
+        "no-cache in the request (or Pragma: no-cache) forces revalidation of a fresh entry",
         arguments: [["Cache-Control": "no-cache"], ["Pragma": "no-cache"]])
     func requestNoCache(headers: [String: String]) async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "ETag": "\"1\""]), .status(.notModified)]))

@@ -6,7 +6,8 @@ import Testing
 /// Invalidation, per-request policies, purging and the caller's view of the cache status.
 @Suite("HTTPCache policies and invalidation")
 struct HTTPCachePolicyTests {
-    @Test("A successful unsafe method invalidates its URL and same-origin Location / Content-Location",
+    @Test(
+        "A successful unsafe method invalidates its URL and same-origin Location / Content-Location",
         arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
     func invalidation(method: HTTPRequest.Method) async throws {
         let harness = CacheHarness { request in
@@ -48,7 +49,8 @@ struct HTTPCachePolicyTests {
 
     @Test("reloadIgnoringCacheData: always the network, unconditionally, and the answer is stored")
     func reloadIgnoringCacheData() async throws {
-        let harness = CacheHarness(scripted([ok("old", ["Cache-Control": "max-age=100", "ETag": "\"1\""]), ok("new", ["Cache-Control": "max-age=100"])]))
+        let harness = CacheHarness(
+            scripted([ok("old", ["Cache-Control": "max-age=100", "ETag": "\"1\""]), ok("new", ["Cache-Control": "max-age=100"])]))
         try await harness.send()
         let reloaded = try await harness.send(policy: .reloadIgnoringCacheData)
         #expect(reloaded.response.cacheStatus == .miss)

@@ -7,10 +7,14 @@ import Testing
 /// caller's own conditions, single ranges, and stale responses while the origin cannot be reached.
 @Suite("HTTPCache: conditions, ranges, disconnection")
 struct HTTPCacheRangeAndConditionTests {
-    private static let fresh = ["Cache-Control": "max-age=100", "ETag": "\"abc\"", "Last-Modified": ManualDate.httpDate(-5000),
-        "Date": ManualDate.httpDate(), "Content-Type": "text/plain"]
+    private static let fresh = [
+        "Cache-Control": "max-age=100", "ETag": "\"abc\"", "Last-Modified": ManualDate.httpDate(-5000),
+        "Date": ManualDate.httpDate(), "Content-Type": "text/plain",
+    ]
 
-    @Test("RFC 9111 §4.3.2, RFC 9110 §13.1.2: a caller's If-None-Match that matches a fresh entry is answered 304 from the cache, weakly compared; a mismatch gets the 200")
+    @Test(
+        "RFC 9111 §4.3.2, RFC 9110 §13.1.2: a caller's If-None-Match that matches a fresh entry is answered 304 from the cache, weakly compared; a mismatch gets the 200"
+    )
     func ifNoneMatch() async throws {
         let harness = CacheHarness(scripted([ok("0123456789", Self.fresh)]))
         try await harness.send()
@@ -60,10 +64,12 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(harness.networkCount == 3)
     }
 
-    @Test("RFC 9111 §3.4, RFC 9110 §14.2: a single range is cut from a fresh stored 200 with the stored fields; several ranges or none satisfiable go to the origin", arguments: [
-        ("bytes=0-1", "01", "bytes 0-1/10"), ("bytes=1-", "123456789", "bytes 1-9/10"), ("bytes=-1", "9", "bytes 9-9/10"),
-        ("bytes=8-20", "89", "bytes 8-9/10"), ("bytes=-50", "0123456789", "bytes 0-9/10"),
-    ])
+    @Test(
+        "RFC 9111 §3.4, RFC 9110 §14.2: a single range is cut from a fresh stored 200 with the stored fields; several ranges or none satisfiable go to the origin",
+        arguments: [
+            ("bytes=0-1", "01", "bytes 0-1/10"), ("bytes=1-", "123456789", "bytes 1-9/10"), ("bytes=-1", "9", "bytes 9-9/10"),
+            ("bytes=8-20", "89", "bytes 8-9/10"), ("bytes=-50", "0123456789", "bytes 0-9/10"),
+        ])
     func rangeFromWhole(range: String, body: String, contentRange: String) async throws {
         let harness = CacheHarness(scripted([ok("0123456789", Self.fresh.merging(["A": "1"]) { $1 }), .status(.rangeNotSatisfiable)]))
         try await harness.send()
@@ -84,11 +90,16 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(try await harness.send().body == "0123456789")
     }
 
-    @Test("RFC 9111 §3.3-3.4: a 206 holding the whole representation is stored as the 200; a partial one answers the ranges it holds, never the whole")
+    @Test(
+        "RFC 9111 §3.3-3.4: a 206 holding the whole representation is stored as the 200; a partial one answers the ranges it holds, never the whole"
+    )
     func storedParts() async throws {
-        let complete = CacheHarness(scripted([
-            StubResponse(status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 0-9/10"], body: HTTPBody("0123456789"))
-        ]))
+        let complete = CacheHarness(
+            scripted([
+                StubResponse(
+                    status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 0-9/10"],
+                    body: HTTPBody("0123456789"))
+            ]))
         #expect(try await complete.send(headers: ["Range": "bytes=0-"]).response.status == .partialContent)
         let whole = try await complete.send()
         #expect(whole.response.status == .ok)
@@ -96,10 +107,13 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(whole.response.header("Content-Range") == nil)
         #expect(complete.networkCount == 1)
 
-        let partial = CacheHarness(scripted([
-            StubResponse(status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 4-9/10"], body: HTTPBody("456789")),
-            ok("0123456789", ["Cache-Control": "max-age=100"]),
-        ]))
+        let partial = CacheHarness(
+            scripted([
+                StubResponse(
+                    status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 4-9/10"],
+                    body: HTTPBody("456789")),
+                ok("0123456789", ["Cache-Control": "max-age=100"]),
+            ]))
         try await partial.send(headers: ["Range": "bytes=4-"])
         let inner = try await partial.send(headers: ["Range": "bytes=6-8"])
         #expect(inner.response.status == .partialContent)
@@ -113,17 +127,25 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(try await partial.send(headers: ["Range": "bytes=0-1"]).body == "01")
         #expect(partial.networkCount == 2)
 
-        let inconsistent = CacheHarness(scripted([
-            StubResponse(status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 4-9/10"], body: HTTPBody("45"))
-        ]))
+        let inconsistent = CacheHarness(
+            scripted([
+                StubResponse(
+                    status: .partialContent, headers: ["Cache-Control": "max-age=100", "Content-Range": "bytes 4-9/10"],
+                    body: HTTPBody("45"))
+            ]))
         try await inconsistent.send(headers: ["Range": "bytes=4-"])
         #expect(await inconsistent.storage.all().isEmpty)
     }
 
-    @Test("RFC 9111 §4.2.4, §5.2.2.2: while the origin cannot be reached, a stale response is served, unless it says must-revalidate or no-cache (then 504)")
+    @Test(
+        "RFC 9111 §4.2.4, §5.2.2.2: while the origin cannot be reached, a stale response is served, unless it says must-revalidate or no-cache (then 504)"
+    )
     func disconnected() async throws {
         let down = NetworkError.transport(TransportFailure(kind: .connectionLost))
-        for (cacheControl, expected) in [("max-age=2", HTTPResponse.Status.ok), ("max-age=2, must-revalidate", .gatewayTimeout), ("max-age=2, no-cache", .gatewayTimeout)] {
+        for (cacheControl, expected) in [
+            ("max-age=2", HTTPResponse.Status.ok), ("max-age=2, must-revalidate", .gatewayTimeout),
+            ("max-age=2, no-cache", .gatewayTimeout),
+        ] {
             let failing = LockedState(false)
             let harness = CacheHarness { _ in
                 if failing.withLock({ $0 }) { throw down }

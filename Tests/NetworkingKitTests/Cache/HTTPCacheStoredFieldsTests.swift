@@ -71,7 +71,9 @@ struct HTTPCacheStoredFieldsTests {
     func publicGivesHeuristic() async throws {
         let harness = CacheHarness(
             scripted([
-                .status(.init(code: 599), headers: ["Cache-Control": "public", "Last-Modified": ManualDate.httpDate(-100_000), "Date": ManualDate.httpDate()]),
+                .status(
+                    .init(code: 599),
+                    headers: ["Cache-Control": "public", "Last-Modified": ManualDate.httpDate(-100_000), "Date": ManualDate.httpDate()]),
                 .status(.init(code: 418), headers: ["Cache-Control": "public"]),
             ]))
         try await harness.send()

@@ -26,9 +26,11 @@ struct HTTPCacheValidationTests {
         #expect(harness.networkCount == 2)
     }
 
-    @Test("Weak entity tags are sent as they are; unquoted ones are quoted", arguments: [
-        ("W/\"v1\"", "W/\"v1\""), ("v1", "\"v1\""),
-    ])
+    @Test(
+        "Weak entity tags are sent as they are; unquoted ones are quoted",
+        arguments: [
+            ("W/\"v1\"", "W/\"v1\""), ("v1", "\"v1\""),
+        ])
     func entityTags(stored: String, sent: String) async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "no-cache", "ETag": stored])]))
         try await harness.send()

@@ -86,7 +86,8 @@ struct HTTPCacheVaryTests {
                 "6c12de1676375113fdd5fae567a56cef5b0d5fab64b85e9634436144d920c641",
             ])
         for (key, variants) in stored {
-            let text = String(decoding: try JSONEncoder().encode(key), as: UTF8.self)
+            let text =
+                String(decoding: try JSONEncoder().encode(key), as: UTF8.self)
                 + String(decoding: try JSONEncoder().encode(variants), as: UTF8.self)
             for credential in ["alice", "bob"] {
                 let hex = Data(credential.utf8).map { String(format: "%02x", $0) }.joined()

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The samples here are copies of documents, compared line for line.)
 import ExampleServices
 import Foundation
 import NetworkingKit

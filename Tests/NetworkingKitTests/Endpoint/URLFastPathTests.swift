@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import NetworkingKit
 import Testing
+
+@testable import NetworkingKit
 
 /// The client joins a request relative to its base URL from the base's parts
 /// (`URLBuilder.request`); it must be the very request the full path (`URLBuilder.url`, then
@@ -43,7 +44,12 @@ struct URLFastPathTests {
         let parsed = try #require(ParsedBaseURL(base))
         let relative = try #require(URL(string: "/"))
         let absolute = try #require(URL(string: "https://cdn.example.com/assets"))
-        #expect(URLBuilder.request(method: .get, base: parsed, endpointBase: relative, path: "https://other.example.com/x", queryItems: nil, headerFields: [:]) == nil)
-        #expect(URLBuilder.request(method: .get, base: parsed, endpointBase: absolute, path: "/logo.png", queryItems: nil, headerFields: [:]) == nil)
+        #expect(
+            URLBuilder.request(
+                method: .get, base: parsed, endpointBase: relative, path: "https://other.example.com/x", queryItems: nil, headerFields: [:])
+                == nil)
+        #expect(
+            URLBuilder.request(method: .get, base: parsed, endpointBase: absolute, path: "/logo.png", queryItems: nil, headerFields: [:])
+                == nil)
     }
 }

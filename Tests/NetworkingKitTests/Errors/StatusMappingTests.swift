@@ -1,7 +1,8 @@
 import Foundation
-@testable import NetworkingKit
 import NetworkingKitTesting
 import Testing
+
+@testable import NetworkingKit
 
 @Suite("Status codes map to NetworkError cases")
 struct StatusMappingTests {
@@ -46,7 +47,8 @@ struct StatusMappingTests {
 
     @Test("the failure keeps status, headers, a copy of the body and the decoded server error")
     func failureDetails() async throws {
-        let error = try #require(await error(for: 404, body: #"{"message":"No film with id 42","code":"film_not_found"}"#, headers: ["X-Request-Id": "abc"]))
+        let error = try #require(
+            await error(for: 404, body: #"{"message":"No film with id 42","code":"film_not_found"}"#, headers: ["X-Request-Id": "abc"]))
         let failure = try #require(error.failure)
         #expect(failure.status == .notFound)
         #expect(failure.headerFields[HTTPField.Name("X-Request-Id")!] == "abc")
@@ -155,7 +157,9 @@ struct StatusMappingTests {
         continuation.yield(Data(#"{"message":"No fi"#.utf8))
         continuation.finish(throwing: NetworkError.transport(TransportFailure(kind: .connectionLost)))
         let (client, _) = makeClient { _ in
-            StubResponse(status: .notFound, headers: ["Content-Type": "application/json"], body: HTTPBody(stream, length: .unknown, iterationBehavior: .single))
+            StubResponse(
+                status: .notFound, headers: ["Content-Type": "application/json"],
+                body: HTTPBody(stream, length: .unknown, iterationBehavior: .single))
         }
         let error = try #require(await networkError { _ = try await client.send(Request<[String]>(path: "/x")) })
         guard case .notFound(let failure) = error else {

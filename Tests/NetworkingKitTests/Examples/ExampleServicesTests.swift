@@ -54,7 +54,8 @@ struct ExampleServicesTests {
             default: return .json("{}", status: .notFound)
             }
         }
-        let service = TodosService(client: TodosService.makeClient(baseURL: URL(string: "https://jsonplaceholder.test")!, transport: transport))
+        let service = TodosService(
+            client: TodosService.makeClient(baseURL: URL(string: "https://jsonplaceholder.test")!, transport: transport))
         #expect(try await service.getTodos().map(\.title) == ["Buy milk"])
         #expect(try await service.getTodo(withId: 1)?.id == 1)
         #expect(try await service.getTodo(withId: 99) == nil)

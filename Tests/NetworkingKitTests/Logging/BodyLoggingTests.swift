@@ -54,7 +54,9 @@ struct BodyLoggingTests {
         #expect(received.metadata["http.response.body"] == nil)
     }
 
-    @Test("text types are logged", arguments: ["text/plain; charset=utf-8", "application/problem+json", "application/xml", "application/x-www-form-urlencoded"])
+    @Test(
+        "text types are logged",
+        arguments: ["text/plain; charset=utf-8", "application/problem+json", "application/xml", "application/x-www-form-urlencoded"])
     func textTypes(contentType: String) async throws {
         let capture = LogCapture()
         let logging = LoggingMiddleware(logsBodies: .text(maxBytes: 1000))

@@ -17,9 +17,10 @@ struct RedactionTests {
         fields.append(HTTPField(name: .setCookie, value: "id=1; HttpOnly"))
         fields[try #require(HTTPField.Name("X-API-Key"))] = "k3y"
         let redacted = redaction.redact(fields)
-        #expect(redacted.map(\.value) == [
-            "application/json", "Bearer <redacted>", "Basic <redacted>", "<redacted>", "<redacted>", "<redacted>",
-        ])
+        #expect(
+            redacted.map(\.value) == [
+                "application/json", "Bearer <redacted>", "Basic <redacted>", "<redacted>", "<redacted>", "<redacted>",
+            ])
         #expect(redacted.map(\.name) == fields.map(\.name))
         #expect(Redaction.default.redact(fields)[try #require(HTTPField.Name("x-api-key"))] == "k3y")
     }

@@ -83,7 +83,8 @@ struct MiddlewareTests {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> (HTTPResponse, HTTPBody?) {
-                log.append("\(context.options.timeout.map { "\($0)" } ?? "nil")|\(context.options.maxResponseBodySize ?? -1)|\(context.requestID)")
+                log.append(
+                    "\(context.options.timeout.map { "\($0)" } ?? "nil")|\(context.options.maxResponseBodySize ?? -1)|\(context.requestID)")
                 return try await next(request, body, context)
             }
         }

@@ -39,9 +39,10 @@ struct RedirectPolicyTests {
         }
         let text: String = try await client.send(Request(path: "/old"))
         #expect(text == "moved here")
-        #expect(transport.requests.map(\.url?.absoluteString) == [
-            "https://api.example.com/v1/old", "https://api.example.com/v1/new?x=1",
-        ])
+        #expect(
+            transport.requests.map(\.url?.absoluteString) == [
+                "https://api.example.com/v1/old", "https://api.example.com/v1/new?x=1",
+            ])
     }
 
     @Test("at most 5 redirects by default: the sixth fails with tooManyRedirects")
@@ -296,7 +297,8 @@ struct RedirectPolicyTests {
     @Test("the timeout covers every hop: each gets what is left of it")
     func timeoutAcrossHops() async throws {
         let transport = TimeoutRecordingTransport()
-        let client = LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: testBaseURL, transport: transport, timeout: .seconds(10)))
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(baseURL: testBaseURL, transport: transport, timeout: .seconds(10)))
         _ = try await client.request(TestEndpoint(path: "/hop/0"))
         let timeouts = transport.timeouts.compactMap { $0 }
         #expect(timeouts.count == 4)

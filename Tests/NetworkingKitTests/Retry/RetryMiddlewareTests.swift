@@ -101,7 +101,9 @@ struct RetryMiddlewareTests {
     @Test("POST is not retried without an Idempotency-Key, and is with one")
     func post() async throws {
         let (client, transport) = Self.client(Self.failing(1, with: .serviceUnavailable))
-        let plain = await networkError { let _: OK = try await client.send(Request(path: "/orders", method: .post, body: .json(["id": 1]))) }
+        let plain = await networkError {
+            let _: OK = try await client.send(Request(path: "/orders", method: .post, body: .json(["id": 1])))
+        }
         #expect(plain?.statusCode == 503)
         #expect(transport.requests.count == 1)
 

@@ -8,9 +8,10 @@ struct RetryPolicyTests {
     @Test("exponential delays without jitter: 0.5, 1, 2 s, then capped")
     func exactDelays() {
         let policy = RetryPolicy(baseDelay: .milliseconds(500), multiplier: 2, maxDelay: .seconds(3), jitter: .none)
-        #expect((1...5).map { policy.backoff(forRetry: $0) } == [
-            .milliseconds(500), .seconds(1), .seconds(2), .seconds(3), .seconds(3),
-        ])
+        #expect(
+            (1...5).map { policy.backoff(forRetry: $0) } == [
+                .milliseconds(500), .seconds(1), .seconds(2), .seconds(3), .seconds(3),
+            ])
         #expect(policy.delay(forRetry: 2, previous: .zero, random: { 0.3 }) == .seconds(1))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import NetworkingKit
 import Testing
+
+@testable import NetworkingKit
 
 @Suite("Server-Sent Events parsing (WHATWG)")
 struct ServerSentEventParserTests {
@@ -22,10 +23,11 @@ struct ServerSentEventParserTests {
     @Test("data lines join with LF; the type defaults to message; an event needs a blank line")
     func basics() throws {
         let events = try parse("data: first\ndata:second\n\nevent: add\ndata: {\"a\":1}\n\ndata: unfinished\n")
-        #expect(events == [
-            ServerSentEvent(data: "first\nsecond"),
-            ServerSentEvent(event: "add", data: "{\"a\":1}"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(data: "first\nsecond"),
+                ServerSentEvent(event: "add", data: "{\"a\":1}"),
+            ])
     }
 
     @Test("CR, LF and CRLF all end lines, also when a CRLF is split between chunks", arguments: [1, 2, 3, 1000])

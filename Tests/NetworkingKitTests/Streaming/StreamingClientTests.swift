@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-@testable import NetworkingKit
 import NetworkingKitTesting
 import Testing
+
+@testable import NetworkingKit
 
 @Suite("events() and lines()")
 struct StreamingClientTests {

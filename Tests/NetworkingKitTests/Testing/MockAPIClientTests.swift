@@ -96,11 +96,13 @@ struct MockAPIClientTests {
     @Test("a sequence answers in order, then repeats its last answer")
     func sequence() async throws {
         let mock = MockAPIClient()
-        mock.stub(PixarAPIEndpoint.films, answers: [
-            .failure(.transport(TransportFailure(kind: .connectionLost))),
-            .value([film("1", "Toy Story")]),
-            .value([film("1", "Toy Story"), film("2", "Up")]),
-        ])
+        mock.stub(
+            PixarAPIEndpoint.films,
+            answers: [
+                .failure(.transport(TransportFailure(kind: .connectionLost))),
+                .value([film("1", "Toy Story")]),
+                .value([film("1", "Toy Story"), film("2", "Up")]),
+            ])
         let service = FilmsService(client: mock)
 
         await #expect(throws: NetworkError.self) { try await service.films() }

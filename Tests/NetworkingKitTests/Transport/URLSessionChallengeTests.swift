@@ -1,6 +1,7 @@
 import Foundation
-@testable import NetworkingKit
 import Testing
+
+@testable import NetworkingKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
