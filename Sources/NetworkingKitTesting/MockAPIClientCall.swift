@@ -134,7 +134,7 @@ extension MockAPIClient {
 
     /// Why a ``MockAPIClient`` could not answer; thrown wrapped in ``/NetworkingKit/NetworkError/unknown(_:)``,
     /// with a description that names the call and says how to script it.
-    public enum ScriptError: Error, Sendable, CustomStringConvertible {
+    public enum ScriptError: LocalizedError, Sendable, CustomStringConvertible {
         /// No stub matches the call.
         case unscripted(Call)
         /// A stub matches the call, but its value is of another type than the caller asked for.
@@ -148,6 +148,10 @@ extension MockAPIClient {
             case .unscripted(let call), .typeMismatch(let call, _), .noBody(let call): call
             }
         }
+
+        /// The same text as ``description``: a test that shows the error's
+        /// `localizedDescription` (an alert in a UI test, say) says which call was not scripted.
+        public var errorDescription: String? { description }
 
         /// What went wrong, naming the call.
         public var description: String {

@@ -107,7 +107,8 @@ public struct LiveAPIClient: APIClient {
         var logger = configuration.logger
         logger[metadataKey: "request-id"] = "\(requestID)"
         let deadline = callTimeout.map { start + $0 }
-        let context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
+        var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
+        context.operation = OperationName(options: options, endpoint: target.endpoint)
         return Prepared(
             start: start, request: request, body: body, summary: summary, context: context,
             limit: options.maxResponseBodySize ?? limit, deadline: deadline, uploadProgress: uploadProgress)

@@ -20,6 +20,8 @@ struct RequestTarget {
     var queryItems: [URLQueryItem]?
     var body: Body?
     var options: RequestOptions
+    /// The endpoint, kept for its operation name (made only when asked for); `nil` for a request.
+    var endpoint: (any APIEndpoint)?
 
     init(_ endpoint: some APIEndpoint) {
         self.baseURL = endpoint.baseURL
@@ -33,6 +35,7 @@ struct RequestTarget {
             self.body = endpoint.body.map { .encodable($0) }
         }
         self.options = endpoint.options
+        self.endpoint = endpoint
     }
 
     init<Response>(_ request: Request<Response>) {

@@ -58,7 +58,9 @@ extension NetworkError: LocalizedError {
             case .notWritable:
                 return "The file could not be saved. Check that there is enough space and try again."
             }
-        case .unknown:
+        case .unknown(let error):
+            // An app's own error that says what to tell the user (a `LocalizedError`) is heard.
+            if let message = (error as? any LocalizedError)?.errorDescription { return message }
             return "An unexpected error occurred. Please try again."
         }
     }

@@ -119,7 +119,8 @@ public struct LoggingMiddleware: Middleware {
         guard logsOwnLines else { return try await next(request, body, inner) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
-        var summary = CallSummary(request: request, attempt: context.attempt, redaction: redaction, secrets: secrets)
+        var summary = CallSummary(
+            request: request, attempt: context.attempt, operation: context.operation, redaction: redaction, secrets: secrets)
         if logger.logLevel <= requestLevel {
             logger.log(
                 level: requestLevel, "Sending request",
@@ -273,11 +274,14 @@ public struct LoggingMiddleware: Middleware {
 private struct CallSummary {
     let request: HTTPRequest
     let attempt: Int
+    /// Named in the metadata when the call has a name (``RequestContext/operationName``).
+    let operation: OperationName
     let redaction: Redaction
     let secrets: LazySecrets
     private var url: String?
 
-    init(request: HTTPRequest, attempt: Int, redaction: Redaction, secrets: LazySecrets) {
+    init(request: HTTPRequest, attempt: Int, operation: OperationName, redaction: Redaction, secrets: LazySecrets) {
+        self.operation = operation
         self.request = request
         self.attempt = attempt
         self.redaction = redaction
@@ -287,11 +291,13 @@ private struct CallSummary {
     mutating func metadata() -> Logger.Metadata {
         let shown = url ?? redactedURL()
         url = shown
-        return [
+        var metadata: Logger.Metadata = [
             "http.method": "\(request.method.rawValue)",
             "http.url": "\(shown)",
             "attempt": "\(attempt)",
         ]
+        if let name = operation.name { metadata["operation"] = "\(name)" }
+        return metadata
     }
 
     private func redactedURL() -> String {

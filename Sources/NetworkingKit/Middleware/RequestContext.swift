@@ -16,6 +16,14 @@ public struct RequestContext: Sendable {
     /// Where the redirect step took the last request sent with this context (and its copies);
     /// callers read it as ``Response/redirectChain``.
     let redirectTrace: RedirectTrace
+    /// Where ``operationName`` comes from.
+    var operation = OperationName.none
+
+    /// The name of the operation this call performs, for metrics dimensions, span names and log
+    /// metadata: the endpoint's or request's ``RequestOptions/operationName``, or an endpoint
+    /// enum's case name (`filmDetail`); `nil` for a typed ``Request`` without one. Worked out
+    /// each time it is read, so a call nobody names costs nothing.
+    public var operationName: String? { operation.name }
 
     /// Creates a context.
     /// - Parameters:

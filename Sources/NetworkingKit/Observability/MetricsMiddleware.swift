@@ -13,7 +13,7 @@ public import HTTPTypes
 ///
 /// | Metric                              | Type    | Dimensions                                  |
 /// |-------------------------------------|---------|---------------------------------------------|
-/// | `networkingkit_requests_total`      | counter | `method`, `status_class` (`2xx`…`5xx`, or `error`), `error` (the kind, for `error`) |
+/// | `networkingkit_requests_total`      | counter | `method`, `operation` (when the call has a ``RequestContext/operationName``), `status_class` (`2xx`…`5xx`, or `error`), `error` (the kind, for `error`) |
 /// | `networkingkit_request_duration`    | timer (nanoseconds) | the same                        |
 /// | `networkingkit_cache_total`         | counter | `result`: `hit`, `miss`, `revalidated`, `stale` |
 ///
@@ -83,15 +83,15 @@ public struct MetricsMiddleware: Middleware {
         do {
             let (response, responseBody) = try await next(request, body, context)
             let key = OutcomeKey(
-                method: request.method.rawValue, statusClass: ObservabilityNames.statusClass(response.status.code),
-                error: nil)
+                method: request.method.rawValue, operation: context.operationName,
+                statusClass: ObservabilityNames.statusClass(response.status.code), error: nil)
             record(key, since: start)
             if let status = response.cacheStatus { cacheCounters[status]?.increment() }
             return (response, responseBody)
         } catch {
             let statusClass = (error as? NetworkError)?.statusCode.map(ObservabilityNames.statusClass)
             let key = OutcomeKey(
-                method: request.method.rawValue, statusClass: statusClass ?? "error",
+                method: request.method.rawValue, operation: context.operationName, statusClass: statusClass ?? "error",
                 error: statusClass == nil ? ObservabilityNames.errorKind(error) : nil)
             record(key, since: start)
             throw error
@@ -110,7 +110,9 @@ public struct MetricsMiddleware: Middleware {
     private func outcome(for key: OutcomeKey) -> Outcome {
         outcomes.withLock { outcomes in
             if let outcome = outcomes[key] { return outcome }
-            var dimensions = self.dimensions + [("method", key.method), ("status_class", key.statusClass)]
+            var dimensions = self.dimensions + [("method", key.method)]
+            if let operation = key.operation { dimensions.append(("operation", operation)) }
+            dimensions.append(("status_class", key.statusClass))
             if let error = key.error { dimensions.append(("error", error)) }
             let outcome = Outcome(
                 requests: Counter(label: "\(labelPrefix)_requests_total", dimensions: dimensions, factory: factory),
@@ -128,6 +130,7 @@ public struct MetricsMiddleware: Middleware {
     /// What tells one outcome's metrics from another's.
     private struct OutcomeKey: Hashable {
         let method: String
+        let operation: String?
         let statusClass: String
         let error: String?
     }

@@ -12,7 +12,9 @@ public import Tracing
 ///     baseURL: baseURL, middlewares: [TracingMiddleware(), RetryMiddleware()]))
 /// ```
 ///
-/// The span is named `HTTP GET` (the method) and carries the OpenTelemetry HTTP client
+/// The span is named after the call's operation (``RequestContext/operationName``: an endpoint
+/// enum's case, or ``RequestOptions/operationName``), or `HTTP GET` (the method) for a call
+/// without one, and carries the OpenTelemetry HTTP client
 /// attributes: `http.request.method`, `url.full` (redacted), `server.address`, `server.port`,
 /// `http.response.status_code`, and `error.type` when the call failed (the status code for a 4xx
 /// or 5xx, else the error's kind). A 5xx or a thrown error sets the span's status to error. The
@@ -66,8 +68,11 @@ public struct TracingMiddleware: Middleware {
     private func trace<T: Tracer>(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext, tracer: T
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // The operation's name when the call has one (an endpoint's case, an operationName), as
+        // OpenAPI clients name spans after the operationId; the method otherwise.
         let span = tracer.startSpan(
-            "HTTP \(request.method.rawValue)", context: ServiceContext.current ?? .topLevel, ofKind: .client)
+            context.operationName ?? "HTTP \(request.method.rawValue)", context: ServiceContext.current ?? .topLevel,
+            ofKind: .client)
         defer { span.end() }
         if span.isRecording {
             span.attributes = requestAttributes(request)

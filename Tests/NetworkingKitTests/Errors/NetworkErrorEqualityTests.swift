@@ -105,6 +105,16 @@ struct NetworkErrorEqualityTests {
         #expect(RetryPolicy(maxAttempts: 2, baseDelay: .infinity).baseDelay == .zero)
     }
 
+    struct OfflineMode: LocalizedError {
+        var errorDescription: String? { "You are offline; changes will be sent later." }
+    }
+
+    @Test("an app's own error in unknown speaks for itself when it is a LocalizedError; any other stays generic")
+    func unknownMessages() {
+        #expect(NetworkError.unknown(OfflineMode()).localizedDescription == "You are offline; changes will be sent later.")
+        #expect(NetworkError.unknown(CancellationError()).localizedDescription == "An unexpected error occurred. Please try again.")
+    }
+
     @Test("small enums print their names")
     func descriptions() {
         #expect("\(CacheStatus.hit)" == "HIT")

@@ -183,6 +183,8 @@ struct MockAPIClientTests {
         }
         #expect(underlying.call.path == "/search")
         #expect("\(underlying)".contains("GET /search?q=buzz as SearchResults"))
+        // Also where an app shows errors to people: no "unexpected error" that hides the cause.
+        #expect(error?.localizedDescription.contains("no answer scripted for GET /search?q=buzz") == true)
     }
 
     @Test("unscripted calls can be given a default error")
