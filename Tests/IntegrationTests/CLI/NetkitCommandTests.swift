@@ -445,7 +445,9 @@ struct NetkitCommandTests {
             "List the films", "Follow a redirect", "3 attempts reached the server", "RequestDeduplicator sent 1 request",
             "1 refresh, then all 5 succeeded", "second: from the cache", "revalidated with If-None-Match", "Create a todo",
             "NetworkError.notFound", "NetworkError.validationFailed",
-            "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: 3 and got the rest", "Done:",
+            // The Last-Event-ID is the last event the client read: 3, or an earlier one when
+            // AsyncHTTPClient lost what its buffers held as the connection was cut.
+            "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: ", "and got the rest", "Done:",
         ] {
             #expect(run.output.contains(expected), "missing \(expected)")
         }
