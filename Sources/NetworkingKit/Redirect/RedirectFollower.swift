@@ -24,7 +24,7 @@ struct RedirectFollower: Sendable {
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
         let policy = context.options.redirectPolicy.resolved(against: .default)
-        context.redirectTrace.record(request)
+        context.redirectTrace.recordDirect()
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
             return (response, responseBody)
         }

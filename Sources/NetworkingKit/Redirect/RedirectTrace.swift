@@ -1,48 +1,33 @@
 import Foundation
-import HTTPTypes
 
 /// Where the redirect step took the last request sent with a ``RequestContext``: shared by every
 /// copy of the context, so that a middleware above the step (a cache, a logger) can tell that an
-/// answer came from another URL than the one it asked for.
+/// answer came from another URL than the one it asked for, and the client can say so in
+/// ``Response/redirectChain``.
 final class RedirectTrace: Sendable {
-    /// A request that was not redirected is kept as its summary, and its URL made only when
-    /// asked for: every call records here, few ask.
-    private enum Visits {
-        case none
-        case direct(RequestSummary)
-        case redirected([URL])
-    }
-
-    private let visits = LockedState(Visits.none)
+    /// The URLs the last request visited, when it was redirected; `nil` when it was answered where
+    /// it was sent, which every call records and costs nothing.
+    private let redirected = LockedState<[URL]?>(nil)
 
     /// Creates an empty trace.
     init() {}
 
     /// The URLs the last request visited when it was redirected, the first included; `nil` when
-    /// it was answered where it was sent (no URL is made for that).
+    /// it was answered where it was sent.
     var redirects: [URL]? {
-        visits.withLock { visits in
-            if case .redirected(let urls) = visits, urls.count > 1 { return urls }
-            return nil
-        }
+        redirected.withLock { $0 }
     }
 
     /// Whether the last answer came from another URL than the one asked for.
-    var wasRedirected: Bool {
-        visits.withLock { visits in
-            if case .redirected(let urls) = visits { return urls.count > 1 }
-            return false
-        }
-    }
+    var wasRedirected: Bool { redirects != nil }
 
-    /// Records a request answered where it was sent.
-    func record(_ request: HTTPRequest) {
-        let summary = RequestSummary(request)
-        visits.withLock { $0 = .direct(summary) }
+    /// Records a request answered where it was sent (a retry's, say, after a redirected attempt).
+    func recordDirect() {
+        redirected.withLock { $0 = nil }
     }
 
     /// Records the URLs a redirected request visited, the first included.
     func record(_ visited: [URL]) {
-        visits.withLock { $0 = .redirected(visited) }
+        redirected.withLock { $0 = visited.count > 1 ? visited : nil }
     }
 }
