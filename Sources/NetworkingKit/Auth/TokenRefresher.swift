@@ -66,12 +66,28 @@ public actor TokenRefresher: TokenProvider {
 
     /// The store is read once; after that the current token lives here and changes are written
     /// through, so that sending a request never waits for a file or the Keychain.
-    private var cache = Cache.unloaded
+    private var cache = Cache.unloaded {
+        didSet { publish() }
+    }
     /// When the current token arrived (a sign-in or a refresh in this process), so that its
     /// lifetime is known; `nil` for a token read from the store.
-    private var receivedAt: Date?
+    private var receivedAt: Date? {
+        didSet { publish() }
+    }
     private var loading: Task<AuthToken?, any Error>?
-    private var inFlight: SharedRefresh?
+    private var inFlight: SharedRefresh? {
+        didSet { publish() }
+    }
+    /// The current token and its arrival, copied out of the actor whenever either changes, while
+    /// the store has been read and no refresh is under way (`nil` otherwise): `validToken()`
+    /// answers from it without entering the actor, which every request would otherwise do, one
+    /// thread hop in and one out.
+    private nonisolated let published = LockedState<Published?>(nil)
+
+    private struct Published {
+        let token: AuthToken?
+        let receivedAt: Date?
+    }
     private var history = RefreshHistory()
     /// Changes whenever the app signs in or out, so that a refresh started before cannot bring the
     /// old session back when it ends.
@@ -135,11 +151,23 @@ public actor TokenRefresher: TokenProvider {
     /// The token to send now: the current one, refreshed first when it is within `refreshMargin`
     /// of its expiry, or the result of a refresh already under way; `nil` when signed out.
     /// - Throws: The refresh's error when a refresh this call waited for failed.
-    public func validToken() async throws -> AuthToken? {
+    public nonisolated func validToken() async throws -> AuthToken? {
+        // The common case, a token that may be sent as it is, needs no hop onto the actor.
+        if let published = published.withLock({ $0 }) {
+            guard let token = published.token, token.refreshToken != nil else { return published.token }
+            let margin = Self.proactiveMargin(for: token, receivedAt: published.receivedAt, refreshMargin: refreshMargin)
+            guard token.expires(within: margin, of: now()) else { return token }
+        }
+        return try await currentOrRefreshedToken()
+    }
+
+    private func currentOrRefreshedToken() async throws -> AuthToken? {
         let token = try await current()
         // A refresh under way is about to replace the token (and, with rotation, invalidate it).
         if let inFlight { return try await outcome(of: inFlight, fallingBackTo: token) }
-        guard let token, token.refreshToken != nil, token.expires(within: proactiveMargin(for: token), of: now()) else {
+        guard let token, token.refreshToken != nil,
+            token.expires(within: Self.proactiveMargin(for: token, receivedAt: receivedAt, refreshMargin: refreshMargin), of: now())
+        else {
             return token
         }
         // A full refresh window leaves the token as it is: it may still be accepted, and if not,
@@ -163,7 +191,7 @@ public actor TokenRefresher: TokenProvider {
     /// How close to its expiry a token is refreshed ahead: ``refreshMargin``, but at most half of
     /// the token's lifetime when it is known, so that a token living no longer than the margin
     /// is not refreshed on every call.
-    private func proactiveMargin(for token: AuthToken) -> Duration {
+    private static func proactiveMargin(for token: AuthToken, receivedAt: Date?, refreshMargin: Duration) -> Duration {
         guard let receivedAt, let expiresAt = token.expiresAt else { return refreshMargin }
         let halfLife = max(0, expiresAt.timeIntervalSince(receivedAt) / 2)
         return min(refreshMargin, .milliseconds(Int64(min(halfLife, 1e9) * 1000)))
@@ -240,8 +268,10 @@ public actor TokenRefresher: TokenProvider {
     }
 
     private func finish(_ operation: SharedRefresh, session: Int, result: Result<AuthToken, any Error>) async {
-        if inFlight === operation { inFlight = nil }
+        // `inFlight` is cleared once the new state is in place, so that `published` never shows
+        // the old token as current in between.
         guard session == self.session else {
+            if inFlight === operation { inFlight = nil }
             // The app signed in or out while the refresh ran: its answer belongs to a session that
             // is over, and the waiting calls go on with the session that replaced it.
             let replacement = cachedToken.map { Result<AuthToken, any Error>.success($0) }
@@ -252,6 +282,7 @@ public actor TokenRefresher: TokenProvider {
         case .success(let token):
             cache = .loaded(token)
             receivedAt = now()
+            if inFlight === operation { inFlight = nil }
             // Stored before the callers go on, so that a refresh that has returned is also on disk
             // (new callers meanwhile already get the token from memory). The server has already
             // replaced the old tokens, so a failed write must not fail the calls: the new token
@@ -260,12 +291,14 @@ public actor TokenRefresher: TokenProvider {
             operation.finish(with: result)
         case .failure(let error) where Self.endsSession(error):
             replaceSession(with: nil)
+            if inFlight === operation { inFlight = nil }
             // The session is over whether or not the store could be cleared; a stale token left
             // behind is refused at the next launch and ends the same way.
             try? await persist(nil)
             await onSignOut(error)
             operation.finish(with: result)
         case .failure:
+            if inFlight === operation { inFlight = nil }
             operation.finish(with: result)
         }
     }
@@ -293,6 +326,13 @@ public actor TokenRefresher: TokenProvider {
     private struct SessionEnded: Error {}
 
     // MARK: - Storage
+
+    /// Brings ``published`` up to date; called on every change of what it copies.
+    private func publish() {
+        let value: Published? =
+            if case .loaded(let token) = cache, inFlight == nil { Published(token: token, receivedAt: receivedAt) } else { nil }
+        published.withLock { $0 = value }
+    }
 
     private var cachedToken: AuthToken? {
         if case .loaded(let token) = cache { return token }

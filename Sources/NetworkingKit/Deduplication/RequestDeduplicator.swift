@@ -29,8 +29,10 @@ public import Metrics
 ///   `Pragma: no-cache`: they ask for an answer produced for them;
 /// - endpoints that opt out with ``RequestOptions/allowsDeduplication``.
 ///
-/// The shared call runs with the request and ``RequestContext`` of the caller that started it
-/// (its request id, its logger, its other options). Its response body is read once into memory,
+/// The call runs in the task of the caller that started it, with its request and
+/// ``RequestContext`` (its request id, its logger, its other options). When nobody has joined by
+/// the time the response head arrives, the call ends there and that caller reads the body as it
+/// streams, as if there were no deduplicator. Otherwise the body is read once into memory,
 /// bounded by ``RequestOptions/maxResponseBodySize`` (a larger body fails every caller with the
 /// same ``NetworkError/responseTooLarge(limit:request:)``), and each caller gets a body of its
 /// own over those bytes. Of a failed response (not 2xx) only as much body is kept as the client
@@ -39,9 +41,11 @@ public import Metrics
 ///
 /// ## Cancellation
 ///
-/// Cancelling one caller, the one that started the call included, does not cancel the call for
-/// the others: that caller is removed and throws ``NetworkError/cancelled`` at once. When the last
-/// caller is cancelled, the call is cancelled.
+/// A caller that joined a call and is cancelled is removed and throws ``NetworkError/cancelled``
+/// at once; the call goes on for the others. Cancelling the caller that started the call cancels
+/// its request, since it runs in that caller's task; the callers that joined it are not failed
+/// by a cancellation that was not theirs: they send the request again, one new call shared by all
+/// of them.
 ///
 /// One instance keeps one table of calls in flight; give each client its own unless clients
 /// should share calls.
@@ -60,7 +64,7 @@ public final class RequestDeduplicator: Middleware {
     /// Header fields that requests may differ in and still share a call.
     public let ignoredHeaders: Set<HTTPField.Name>
 
-    private let responses: InFlightCalls<DeduplicationKey, SharedResponse>
+    private let responses: InFlightCalls<DeduplicationKey, Answer>
     private let values: InFlightCalls<String, Data>
 
     /// Creates a deduplicator.
@@ -96,14 +100,20 @@ public final class RequestDeduplicator: Middleware {
             return try await next(request, body, context)
         }
         let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        // The call runs in a task of its own, so that it survives this caller's cancellation.
-        let shared = try await responses.value(for: key) {
+        let answer = try await responses.value(for: key) {
             let (response, responseBody) = try await next(request, nil, context)
-            return SharedResponse(
-                response: response, body: try await Self.buffer(responseBody, of: response, limit: limit))
+            return .streamed(response, responseBody)
+        } share: { answer in
+            guard case .streamed(let response, let body) = answer else { return answer }
+            return .buffered(response, try await Self.buffer(body, of: response, limit: limit))
         }
-        // A body per caller: each may read it, once or more, without taking bytes from another.
-        return (shared.response, shared.body.map { HTTPBody($0) })
+        switch answer {
+        case .streamed(let response, let body):
+            return (response, body)
+        case .buffered(let response, let data):
+            // A body per caller: each may read it, once or more, without taking bytes from another.
+            return (response, data.map { HTTPBody($0) })
+        }
     }
 
     /// Runs `operation`, or waits for the one already running under `key` and returns its result:
@@ -115,12 +125,13 @@ public final class RequestDeduplicator: Middleware {
     /// }
     /// ```
     ///
-    /// The rules are the middleware's: errors are shared, a cancelled caller throws
-    /// ``NetworkError/cancelled`` at once, and the operation is cancelled when its last caller is.
-    /// These keys are kept apart from the middleware's requests.
+    /// The rules are the middleware's: errors are shared; a caller that joined and is cancelled
+    /// throws ``NetworkError/cancelled`` at once; the operation runs in the task of the caller
+    /// that started it and is cancelled with it, and then the callers that joined run it again,
+    /// once for all of them. These keys are kept apart from the middleware's requests.
     /// - Parameters:
     ///   - key: Identifies the work; calls with equal keys in flight at the same time share one run.
-    ///   - operation: The work, run in a task of its own.
+    ///   - operation: The work, run by the caller that finds none in flight.
     /// - Returns: What the shared run of `operation` returned.
     public func deduplicate(key: String, operation: @escaping @Sendable () async throws -> Data) async throws -> Data {
         try await values.value(for: key, operation: operation)
@@ -131,9 +142,10 @@ public final class RequestDeduplicator: Middleware {
         responses.callCount + values.callCount
     }
 
-    /// The number of callers waiting for a shared call, for tests and diagnostics.
+    /// The number of callers of the shared calls in flight, those that started them included, for
+    /// tests and diagnostics.
     package var waiterCount: Int {
-        responses.waiterCount + values.waiterCount
+        responses.callerCount + values.callerCount
     }
 
     /// Reads a response body once, for every caller.
@@ -151,8 +163,9 @@ public final class RequestDeduplicator: Middleware {
     }
 }
 
-/// A response whose body has been read, so that every caller can be given a copy.
-private struct SharedResponse: Sendable {
-    let response: HTTPResponse
-    let body: Data?
+/// A call's answer: as the chain returned it, for a caller that shares it with nobody, or with
+/// its body read, so that every caller can be given a copy.
+private enum Answer: Sendable {
+    case streamed(HTTPResponse, HTTPBody?)
+    case buffered(HTTPResponse, Data?)
 }

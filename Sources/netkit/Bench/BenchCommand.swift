@@ -41,8 +41,11 @@ struct BenchCommand: AsyncParsableCommand {
     )
     var soak: Int?
 
-    @Option(help: "Only the scenarios whose name contains this text, besides the baseline (for profiling).")
+    @Option(help: "Only the scenario of this name, or those whose name contains this text, besides the baseline (for profiling).")
     var only: String?
+
+    @Flag(help: "Also the full stack with each of its middlewares left out in turn: what each costs.")
+    var breakdown = false
 
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
@@ -148,8 +151,14 @@ struct BenchCommand: AsyncParsableCommand {
         let load = BenchLoad(requests: requests, concurrency: concurrency)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {
-            let scenarios = BenchScenario.all(baseURL: baseURL, choice: choice).enumerated()
-                .filter { index, scenario in index == 0 || only.map { scenario.name.contains($0) } ?? true }.map(\.element)
+            let all = BenchScenario.all(baseURL: baseURL, choice: choice, breakdown: breakdown)
+            // A name given whole picks that scenario alone ("client"), otherwise every name containing it.
+            let exact = all.contains { $0.name == only }
+            let scenarios = all.enumerated()
+                .filter { index, scenario in
+                    index == 0 || only.map { exact ? scenario.name == $0 : scenario.name.contains($0) } ?? true
+                }
+                .map(\.element)
             // Connections opened and code paths warmed before anything counts.
             for scenario in scenarios { _ = try await warmUp.run(scenario) }
             var rounds = [[BenchRound]](repeating: [], count: scenarios.count)

@@ -23,7 +23,7 @@ struct BenchScenario: Sendable {
     /// The scenarios over `choice`: first the library itself used directly (raw AsyncHTTPClient
     /// or raw URLSession, what an app without NetworkingKit writes), the baseline the others are
     /// compared to; then the bare transport, the client, and the client with more of the chain.
-    static func all(baseURL: URL, choice: TransportChoice) -> [BenchScenario] {
+    static func all(baseURL: URL, choice: TransportChoice, breakdown: Bool = false) -> [BenchScenario] {
         let transport = choice.transport
         return [
             choice == .ahc ? rawAsyncHTTPClient(baseURL: baseURL) : rawURLSession(baseURL: baseURL),
@@ -35,7 +35,20 @@ struct BenchScenario: Sendable {
             client(
                 "client + full stack, logging at info", baseURL: baseURL, transport: transport,
                 middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
-        ]
+        ] + (breakdown ? fullStackWithoutEach(baseURL: baseURL, transport: transport) : [])
+    }
+
+    /// The full stack with one of its parts left out in turn, so that what each costs shows as
+    /// the difference to the full stack (`--breakdown`).
+    private static func fullStackWithoutEach(baseURL: URL, transport: any HTTPTransport) -> [BenchScenario] {
+        let parts: [(name: String, middleware: any Middleware)] =
+            observability(logger: infoLogger).map { ("\(type(of: $0))", $0) }
+            + resilience().map { ("\(type(of: $0))", $0) }
+        return parts.indices.map { left in
+            client(
+                "full stack without \(parts[left].name)", baseURL: baseURL, transport: transport,
+                middlewares: parts.indices.filter { $0 != left }.map { parts[$0].middleware }, logger: infoLogger)
+        }
     }
 
     /// A logger that takes info and above and throws the lines away: logging on, as an app runs

@@ -214,6 +214,76 @@ struct TransferIntegrationTests {
         }
     }
 
+    @Test("kept bytes past the end of the file: the server's 416 starts the download over", arguments: TransportKind.allCases)
+    func unsatisfiableRangeStartsOver(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let count = 4_000_000
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let destination = folder.appendingPathComponent("r.bin")
+                let request = Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "5")])
+                // Interrupted once bytes have landed (in the downloading task), keeping them.
+                let interrupted = Task {
+                    try await client.download(for: request, to: destination, resumable: true) { progress in
+                        if progress.completed > 0 { withUnsafeCurrentTask { $0?.cancel() } }
+                    }
+                }
+                _ = await networkError { _ = try await interrupted.value }
+                // The kept bytes grow past the file's end (a file that shrank behind the same validator).
+                let partial = try FileHandle(forWritingTo: folder.appendingPathComponent(".r.bin.nkdownload"))
+                try partial.seekToEnd()
+                try partial.write(contentsOf: Data(repeating: 0, count: count))
+                try partial.close()
+                let file = try await client.download(for: request, to: destination, resumable: true)
+                #expect(file.resumedFrom == 0 && file.response.status == .ok)
+                #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 5, count: count))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["r.bin"])
+                // The interrupted one, the 416, and the whole file.
+                #expect(server.stats.count("GET /files/{n}") == 3)
+            }
+        }
+    }
+
+    @Test("cancelling the task mid-upload ends it with cancelled; the same file then goes up whole", arguments: TransportKind.allCases)
+    func uploadCancellation(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let data = Self.fileBytes(seed: 12, count: 20_000_000)
+                let source = folder.appendingPathComponent("up.bin")
+                try data.write(to: source)
+                let client = makeClient(server, kind, timeout: .seconds(600))
+                let request = Request<DigestReceipt>(path: "/upload", method: .put)
+                // Once bytes have gone, the upload's task is cancelled (from URLSession's delegate
+                // queue, or from the task itself over AsyncHTTPClient), whichever comes first of
+                // the first progress value and the task's handle.
+                let trigger = LockedState<(cancel: (@Sendable () -> Void)?, fired: Bool)>((nil, false))
+                let upload = Task {
+                    try await client.upload(.file(source), for: request) { progress in
+                        guard progress.completed > 0 else { return }
+                        trigger.withLock { state -> (@Sendable () -> Void)? in
+                            state.fired = true
+                            return state.cancel
+                        }?()
+                    }
+                }
+                if trigger.withLock({ state -> Bool in
+                    state.cancel = { upload.cancel() }
+                    return state.fired
+                }) {
+                    upload.cancel()
+                }
+                let error = await networkError { _ = try await upload.value }
+                guard case .cancelled? = error else {
+                    Issue.record("expected cancelled, got \(String(describing: error))")
+                    return
+                }
+                let receipt = try await client.upload(.file(source), for: request).value
+                #expect(receipt.size == Int64(data.count))
+                #expect(receipt.sha256 == Self.sha256(data))
+            }
+        }
+    }
+
     @Test(
         "cancelling the task mid-download keeps a resumable partial file and nothing at the destination", arguments: TransportKind.allCases)
     func cancellation(_ kind: TransportKind) async throws {

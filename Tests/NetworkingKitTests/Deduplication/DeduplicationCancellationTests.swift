@@ -50,8 +50,8 @@ struct DeduplicationCancellationTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test("cancelling the caller that started the call does not cancel it for the others")
-    func cancellingTheStarterLeavesTheCall() async throws {
+    @Test("cancelling the caller that started the call cancels its request; the others send it again, once for all")
+    func cancellingTheStarterStartsOver() async throws {
         let gate = TransportGate()
         let sawCancellation = LockedState(false)
         let deduplicator = RequestDeduplicator()
@@ -62,13 +62,16 @@ struct DeduplicationCancellationTests {
         await waitUntil { deduplicator.waiterCount == 3 }
 
         starter.cancel()
-        // The starter ends at once, while the shared call is still held open for the others.
+        // The starter's request ran in its task and ends with it, the gate still closed.
         #expect(endedCancelled(await starter.result))
-        #expect(deduplicator.waiterCount == 2)
+        #expect(sawCancellation.withLock { $0 } == true)
+        // The joiners were not cancelled: one of them sends the request again, the other joins it.
+        await waitUntil { gate.waitingCount == 1 && deduplicator.waiterCount == 2 }
+        #expect(deduplicator.inFlightCount == 1)
         gate.open()
         for joiner in joiners { #expect(try await joiner.value == answer) }
-        #expect(sawCancellation.withLock { $0 } == false)
-        #expect(transport.requests.count == 1)
+        #expect(transport.requests.count == 2)
+        #expect(deduplicator.inFlightCount == 0)
     }
 
     @Test("when every caller is cancelled the transport call is cancelled, and the next request makes a new call")

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NetworkingKit
 import NetworkingKitTesting
 import Testing
@@ -27,6 +28,28 @@ struct RequestDeduplicatorTests {
         }
         #expect(transport.requests.count == 1)
         #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test("a call nobody joined ends with its head: its caller gets the body unread, and a later caller makes a new call")
+    func unsharedCallStreams() async throws {
+        let deduplicator = RequestDeduplicator()
+        let calls = Counter()
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/films")
+        let context = RequestContext(
+            options: .default, requestID: "test", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let (_, body) = try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
+            calls.increment()
+            return (HTTPResponse(status: .ok), singleReadBody("Toy Story"))
+        }
+        // Read into memory, it would be a body that can be read again.
+        #expect(body?.iterationBehavior == .single)
+        #expect(deduplicator.inFlightCount == 0)
+        #expect(try await body?.collect(upTo: 100) == answer)
+        _ = try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
+            calls.increment()
+            return (HTTPResponse(status: .ok), nil)
+        }
+        #expect(calls.value == 2)
     }
 
     @Test("HEAD requests share a call too, but never with a GET")

@@ -79,6 +79,17 @@ private enum TransfersArticleSamples {
         print(file.location)
         // </article-sample>
     }
+
+    static func foundationProgress(client: LiveAPIClient, trailerURL: URL) async throws {
+        // <article-sample>
+        let overall = Progress(totalUnitCount: -1)
+        let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
+            overall.totalUnitCount = progress.total ?? -1
+            overall.completedUnitCount = progress.completed
+        }
+        print(overall.fractionCompleted, file.size)
+        // </article-sample>
+    }
 }
 
 @Suite("Transfers article samples")
