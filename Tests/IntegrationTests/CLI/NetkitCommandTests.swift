@@ -309,6 +309,19 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("--max-size bounds the answer shown: past it the request fails, raised it goes through")
+    func maxSize() async throws {
+        try await withDemoServer { server in
+            let url = "\(server.baseURL.absoluteString)/bytes/5000"
+            let refused = try await Self.netkit(["request", "GET", url, "--max-size", "4000"])
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("4000"), "\(refused.error)")
+            let raised = try await Self.netkit(["request", "GET", url, "--max-size", "6000"])
+            #expect(raised.status == 0, "\(raised.error)")
+            #expect(raised.output.contains("HTTP 200 OK"))
+        }
+    }
+
     @Test("an HTTP error answer is shown, with the status class as exit status")
     func errorStatus() async throws {
         try await withDemoServer { server in
