@@ -15,6 +15,9 @@ public import Foundation
 ///   restarts it) and decodes gzip as fast as libcurl can, so the transport itself stops keeping
 ///   bytes once the size limit is passed and cancels the task: a gzip bomb costs the limit plus
 ///   what libcurl inflated before the cancellation took hold (see the README's figures).
+/// - A reader slower than the network does not make the process grow: past 4 MiB that it has not
+///   read yet, the rest of the answer waits in a temporary file (unlinked at once, so nothing is
+///   left behind) and is read back as the reader catches up.
 /// - It asks for `gzip, deflate` when the request names no `Accept-Encoding`, as
 ///   `AsyncHTTPClientTransport` does (libcurl would also ask for `br` and `zstd`). On Linux,
 ///   FoundationNetworking always has libcurl decode the body, so an answer in a content coding
@@ -128,16 +131,13 @@ public final class URLSessionTransport: HTTPTransport {
             spooled = file
             task = session.uploadTask(with: urlRequest, fromFile: file)
         }
-        let (stream, bodyContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        bodyContinuation.onTermination = { termination in
-            // The reader stopped early (size limit reached, task cancelled, body dropped).
-            if case .cancelled = termination { task.cancel() }
-        }
+        // The reader stopped early (size limit reached, task cancelled, body dropped).
+        let answerBody = SpillingBody { task.cancel() }
         let answer: (HTTPResponse, HTTPBody?)
         do {
             answer = try await exchange(
-                task, summary: summary, isHead: request.method == .head, body: body, spooled: spooled, stream: stream,
-                bodyContinuation: bodyContinuation, context: context, timeout: timeout)
+                task, summary: summary, isHead: request.method == .head, body: body, spooled: spooled, answerBody: answerBody,
+                context: context, timeout: timeout)
         } catch {
             // A file that changed size explains whatever the server made of the body.
             if let uploadedFile { try Self.checkUnchanged(uploadedFile.url, length: uploadedFile.length) }
@@ -151,8 +151,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Runs `task`, registered with the delegate, until the response head arrives.
     private func exchange(
-        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: URL?,
-        stream: AsyncThrowingStream<Data, any Error>, bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation,
+        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: URL?, answerBody: SpillingBody,
         context: RequestContext, timeout: Duration?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let delegate = self.delegate
@@ -168,8 +167,8 @@ public final class URLSessionTransport: HTTPTransport {
                         sendObserver: body?.sendObserver,
                         spooledFile: spooled,
                         responseContinuation: continuation,
-                        bodyStream: stream,
-                        bodyContinuation: bodyContinuation
+                        bodyChunks: answerBody.chunks,
+                        body: answerBody
                     ))
                 // Cancelled before the task was registered: the handler below found nothing to fail.
                 if Task.isCancelled {

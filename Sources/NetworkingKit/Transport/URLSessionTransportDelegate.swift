@@ -26,9 +26,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let spooledFile: URL?
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
         /// Held only until the response head arrives: once the body is handed out, the reader
-        /// owns the stream, and dropping it must cancel the download.
-        var bodyStream: AsyncThrowingStream<Data, any Error>?
-        let bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation
+        /// owns it, and dropping it must cancel the download.
+        var bodyChunks: SpillingBody.Chunks?
+        /// Where the delegate puts the answer's bytes, for the reader to take.
+        let body: SpillingBody
         var expectedLength: Int64?
         var received: Int64 = 0
         var deadline: Task<Void, Never>?
@@ -89,7 +90,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.end()
         state.responseContinuation?.resume(throwing: error)
-        state.bodyContinuation.finish(throwing: error)
+        state.body.finish(throwing: error)
     }
 
     func urlSession(
@@ -117,12 +118,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
         let started: (CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPBody)? = tasks.withLock { tasks in
             guard var state = tasks[dataTask.taskIdentifier], let continuation = state.responseContinuation,
-                let stream = state.bodyStream
+                let chunks = state.bodyChunks
             else {
                 return nil
             }
             state.responseContinuation = nil
-            state.bodyStream = nil
+            state.bodyChunks = nil
             state.expectedLength = state.isHead ? 0 : expectedLength
             if state.headOnlyDeadline {
                 state.deadline?.cancel()
@@ -130,7 +131,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             tasks[dataTask.taskIdentifier] = state
             let length: HTTPBody.Length = state.expectedLength.map { .known($0) } ?? .unknown
-            return (continuation, HTTPBody(stream, length: length, iterationBehavior: .single))
+            return (continuation, HTTPBody(chunks, length: length, iterationBehavior: .single))
         }
         completionHandler(.allow)
         if let (continuation, body) = started {
@@ -140,7 +141,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         enum Delivery {
-            case yield(AsyncThrowingStream<Data, any Error>.Continuation)
+            case append(SpillingBody)
             case overLimit(Int, RequestSummary)
             case drop
         }
@@ -151,11 +152,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             if let limit = state.limit, state.received > Int64(limit) {
                 return .overLimit(limit, state.request)
             }
-            return .yield(state.bodyContinuation)
+            return .append(state.body)
         }
         switch delivery {
-        case .yield(let continuation):
-            continuation.yield(data)
+        case .append(let body):
+            body.append(data)
         case .overLimit(let limit, let request):
             // FoundationNetworking has no backpressure (suspending restarts the transfer) and
             // libcurl inflates a gzip bomb as fast as it can: stop keeping bytes at the limit and
@@ -194,19 +195,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         if let error {
             let networkError = Self.networkError(for: error, state: state)
             state.responseContinuation?.resume(throwing: networkError)
-            state.bodyContinuation.finish(throwing: networkError)
+            state.body.finish(throwing: networkError)
         } else if let continuation = state.responseContinuation {
-            state.bodyContinuation.finish()
+            state.body.finish()
             // FoundationNetworking completes a 3xx it cannot follow (no Location, or an empty one)
             // without handing its head to the delegate; the task still holds it.
-            guard let response = (task.response as? HTTPURLResponse)?.httpResponse, let stream = state.bodyStream else {
+            guard let response = (task.response as? HTTPURLResponse)?.httpResponse, let chunks = state.bodyChunks else {
                 continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
                 return
             }
-            continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(stream, length: .unknown, iterationBehavior: .single)))
+            continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(chunks, length: .unknown, iterationBehavior: .single)))
         } else {
             // A short body is caught by HTTPBody against the declared length.
-            state.bodyContinuation.finish()
+            state.body.finish()
         }
     }
 

@@ -19,21 +19,21 @@ struct URLSessionDelegateLimitTests {
         defer { session.invalidateAndCancel() }
         // Never resumed: the delegate's callbacks are driven by hand, as FoundationNetworking would.
         let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/bomb")!)
-        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let body = SpillingBody {}
         delegate.register(
             task,
             state: URLSessionTransportDelegate.TaskState(
                 request: RequestSummary(method: .get, url: nil), isHead: false, limit: 1000, headOnlyDeadline: false,
-                sendObserver: nil, spooledFile: nil, responseContinuation: nil, bodyStream: nil, bodyContinuation: continuation))
+                sendObserver: nil, spooledFile: nil, responseContinuation: nil, bodyChunks: nil, body: body))
         // 60 MB delivered in 600-byte pieces, far past the 1,000-byte limit.
         for _ in 0..<100_000 {
             delegate.urlSession(session, dataTask: task, didReceive: Data(count: 600))
         }
         // The end of the transfer; a no-op once the limit has ended the body.
-        continuation.finish()
+        body.finish()
         var kept = 0
         do {
-            for try await chunk in stream { kept += chunk.count }
+            for try await chunk in body.chunks { kept += chunk.count }
             Issue.record("the body ended without an error")
         } catch let error as NetworkError {
             #expect(error == .responseTooLarge(limit: 1000, request: nil))
