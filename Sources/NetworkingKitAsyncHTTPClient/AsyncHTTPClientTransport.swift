@@ -113,8 +113,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         // A streamed answer's body may take as long as it lasts: the deadline ended with its head.
         let chunks = ResponseChunks(
-            body: clientResponse.body, deadline: context.options.streamsResponseBody ? nil : deadline,
-            eventLoop: client.eventLoopGroup.any(), request: summary)
+            body: clientResponse.body, deadline: context.options.streamsResponseBody ? nil : deadline, request: summary)
         if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
             return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
         }

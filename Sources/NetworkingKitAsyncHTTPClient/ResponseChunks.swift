@@ -8,15 +8,15 @@ import NIOCore
 /// errors mapped to ``/NetworkingKit/NetworkError``.
 ///
 /// AsyncHTTPClient's own deadline ends with the response head. Past it, a body with a deadline is
-/// read through a ``BodyPump``: one task and one event-loop timer per request, both gone when the
-/// body ends (a task and a sleeping child per chunk left their sleeps scheduled until the
-/// deadline, and the process grew with the request count).
+/// read through a ``BodyPump``: one task per request, gone when the body ends, with its deadline
+/// in the process's ``/NetworkingKit/DeadlineWatch`` (a task and a sleeping child per chunk left
+/// their sleeps scheduled until the deadline, and the process grew with the request count; an
+/// event-loop timer per request cost two cross-thread wakeups of the loop).
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
 
     let body: HTTPClientResponse.Body
     let deadline: ContinuousClock.Instant?
-    let eventLoop: any EventLoop
     let request: RequestSummary
 
     struct AsyncIterator: AsyncIteratorProtocol {
@@ -50,7 +50,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
             return AsyncIterator(source: .direct(body.makeAsyncIterator()), request: request)
         }
         return AsyncIterator(
-            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline, eventLoop: eventLoop))),
+            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline))),
             request: request)
     }
 }
@@ -85,18 +85,16 @@ final class BodyPump: Sendable {
         var reader: CheckedContinuation<ByteBuffer?, any Error>?
         var room: CheckedContinuation<Void, Never>?
         var task: Task<Void, Never>?
-        var timer: Scheduled<Void>?
+        var ticket: DeadlineWatch.Ticket?
     }
 
     private let body: HTTPClientResponse.Body
     private let deadline: ContinuousClock.Instant
-    private let eventLoop: any EventLoop
     private let state = LockedState(State())
 
-    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant, eventLoop: any EventLoop) {
+    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant) {
         self.body = body
         self.deadline = deadline
-        self.eventLoop = eventLoop
     }
 
     /// The next chunk, `nil` at the end; ``DeadlineExceeded`` once the deadline has passed.
@@ -142,7 +140,7 @@ final class BodyPump: Sendable {
             return !state.started && state.end == nil
         }
         guard start else { return }
-        let timer = eventLoop.scheduleTask(deadline: NIODeadline(deadline)) { [self] in
+        let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in
             finish(.failure(DeadlineExceeded()))
         }
         let task = Task { [self, body] in
@@ -157,13 +155,13 @@ final class BodyPump: Sendable {
         }
         let ended = state.withLock { state -> Bool in
             state.task = task
-            state.timer = timer
+            state.ticket = ticket
             return state.end != nil
         }
-        // Finished (cancelled, past the deadline) before the task and timer were stored.
+        // Finished (cancelled, past the deadline) before the task and deadline were stored.
         if ended {
             task.cancel()
-            timer.cancel()
+            DeadlineWatch.shared.disarm(ticket)
         }
     }
 
@@ -198,13 +196,13 @@ final class BodyPump: Sendable {
         return state.withLock { $0.end == nil }
     }
 
-    /// Ends the body once: wakes whoever waits, cancels the read (so the request) and the timer.
+    /// Ends the body once: wakes whoever waits, cancels the read (so the request) and the deadline.
     func finish(_ end: Result<Void, any Error>) {
-        let (reader, room, task, timer) = state.withLock { state in
+        let (reader, room, task, ticket) = state.withLock { state in
             guard state.end == nil else {
                 return (
                     CheckedContinuation<ByteBuffer?, any Error>?.none, CheckedContinuation<Void, Never>?.none, Task<Void, Never>?.none,
-                    Scheduled<Void>?.none
+                    DeadlineWatch.Ticket?.none
                 )
             }
             state.end = end
@@ -213,11 +211,11 @@ final class BodyPump: Sendable {
                 state.reader = nil
                 state.room = nil
                 state.task = nil
-                state.timer = nil
+                state.ticket = nil
             }
-            return (state.reader, state.room, state.task, state.timer)
+            return (state.reader, state.room, state.task, state.ticket)
         }
-        timer?.cancel()
+        if let ticket { DeadlineWatch.shared.disarm(ticket) }
         room?.resume()
         if case .failure = end { task?.cancel() }
         switch end {

@@ -32,12 +32,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let body: SpillingBody
         var expectedLength: Int64?
         var received: Int64 = 0
-        var deadline: Task<Void, Never>?
+        var deadline: DeadlineWatch.Ticket?
         var timedOut = false
 
         /// Releases what the task held once it has ended.
         func end() {
-            deadline?.cancel()
+            if let deadline { DeadlineWatch.shared.disarm(deadline) }
             if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
         }
     }
@@ -70,9 +70,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// Cancels `task` with a timeout error unless it has completed within `timeout`.
     func startDeadline(for task: URLSessionTask, after timeout: Duration) {
-        let deadline = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled, let self else { return }
+        let deadline = DeadlineWatch.shared.arm(at: .now + timeout) { [weak self] in
+            guard let self else { return }
             let isRunning = self.tasks.withLock { tasks -> Bool in
                 guard let state = tasks[task.taskIdentifier] else { return false }
                 // A streamed answer's deadline is over once its head has arrived.
@@ -125,8 +124,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             state.responseContinuation = nil
             state.bodyChunks = nil
             state.expectedLength = state.isHead ? 0 : expectedLength
-            if state.headOnlyDeadline {
-                state.deadline?.cancel()
+            if state.headOnlyDeadline, let deadline = state.deadline {
+                DeadlineWatch.shared.disarm(deadline)
                 state.deadline = nil
             }
             tasks[dataTask.taskIdentifier] = state

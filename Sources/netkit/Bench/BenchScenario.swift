@@ -35,7 +35,10 @@ struct BenchScenario: Sendable {
             client(
                 "client + full stack, logging at info", baseURL: baseURL, transport: transport,
                 middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
-        ] + (breakdown ? fullStackWithoutEach(baseURL: baseURL, transport: transport) : [])
+        ]
+            + (breakdown
+                ? [bareTransport(baseURL: baseURL, transport: transport, timeout: nil)]
+                    + fullStackWithoutEach(baseURL: baseURL, transport: transport) : [])
     }
 
     /// The full stack with one of its parts left out in turn, so that what each costs shows as
@@ -89,13 +92,15 @@ struct BenchScenario: Sendable {
     }
 
     /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
-    private static func bareTransport(baseURL: URL, transport: any HTTPTransport) -> BenchScenario {
+    private static func bareTransport(
+        baseURL: URL, transport: any HTTPTransport, timeout: Duration? = .seconds(30)
+    ) -> BenchScenario {
         var options = RequestOptions()
-        options.timeout = .seconds(30)
+        options.timeout = timeout
         let context = RequestContext(
             options: options, requestID: "bench", logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let decoder = JSONDecoder()
-        return BenchScenario(name: "bare transport") { index in
+        return BenchScenario(name: timeout == nil ? "bare transport, no timeout" : "bare transport") { index in
             let request = HTTPRequest(method: .get, url: baseURL.appendingPathComponent("todos/\(todoID(index))"))
             let (response, body) = try await transport.send(request, body: nil, context: context)
             guard response.status == .ok else { throw BenchFailure.status(response.status.code) }
