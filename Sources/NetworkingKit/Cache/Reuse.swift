@@ -19,8 +19,10 @@ enum Reuse: Equatable {
             self = .validate
             return
         }
-        // §5.2.1.1: a request max-age (an invalid one counts as 0) caps the acceptable age.
-        if let maxAge = request.seconds("max-age") {
+        // §5.2.1.1: a request max-age (an invalid one counts as 0) caps the acceptable age;
+        // except for a fresh `immutable` response, which a reload does not revalidate (RFC 8246
+        // §2: only an explicit `no-cache`, a forced reload, does).
+        if let maxAge = request.seconds("max-age"), !(entry.has("immutable") && freshness.isFresh) {
             let limit: Double = if case .valid(let seconds) = maxAge { Double(seconds) } else { 0 }
             if freshness.currentAge > limit {
                 self = .validate

@@ -72,10 +72,37 @@ enum StoredFields {
     /// Whether a stored response may answer `request` as far as `Vary` goes (RFC 9111 §4.1):
     /// every field it names has the same (whitespace-normalized) value in both, and it does not
     /// vary on `*`.
+    /// `Accept-Language` also matches when the stored response's `Content-Language` is the one
+    /// the request prefers most: the variant a server that has it chooses for that request.
     static func matches(_ entry: CachedResponse, request: HTTPRequest) -> Bool {
         let names = varyNames(entry.response)
         if names == ["*"] { return false }
-        return varyValues(of: request, names: names) == entry.varyValues
+        let values = varyValues(of: request, names: names)
+        if values == entry.varyValues { return true }
+        return names.allSatisfy { name in
+            values[name] == entry.varyValues[name]
+                || (name == "accept-language" && isPreferredLanguage(of: entry.response, for: request))
+        }
+    }
+
+    /// Whether `response`'s one `Content-Language` is the request's most preferred language: the
+    /// `Accept-Language` range with the highest `q` (the first of equals), RFC 9110 §12.5.4.
+    private static func isPreferredLanguage(of response: HTTPResponse, for request: HTTPRequest) -> Bool {
+        guard let language = response.headerFields[.contentLanguage]?.trimmingHTTPWhitespace().lowercased(),
+            !language.isEmpty, !language.contains(",")
+        else { return false }
+        var preferred: (range: String, weight: Double)?
+        for element in request.headerFields[values: .acceptLanguage].joined(separator: ",").split(separator: ",") {
+            let parts = element.split(separator: ";")
+            guard let first = parts.first else { continue }
+            var weight = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.trimmingHTTPWhitespace().lowercased()
+                if pair.hasPrefix("q=") { weight = Double(pair.dropFirst(2)) ?? 0 }
+            }
+            if weight > (preferred?.weight ?? 0) { preferred = (first.trimmingHTTPWhitespace().lowercased(), weight) }
+        }
+        return preferred?.range == language
     }
 
     /// A combined value with the whitespace around commas removed, so that `a,b` and `a, b` match

@@ -104,6 +104,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             dataTask.cancel()
             return
         }
+        // FoundationNetworking hands an interim answer (102 Processing, 103 Early Hints) over as
+        // if it were the response: the call waits for the final one, as AsyncHTTPClient does.
+        if httpResponse.status.kind == .informational, httpResponse.status.code != 101 {
+            completionHandler(.allow)
+            return
+        }
         let expectedLength: Int64?
         do {
             expectedLength = try HTTPBody.declaredLength(of: httpResponse, isHead: false)
@@ -198,12 +204,16 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         } else if let continuation = state.responseContinuation {
             state.body.finish()
             // FoundationNetworking completes a 3xx it cannot follow (no Location, or an empty one)
-            // without handing its head to the delegate; the task still holds it.
+            // without handing its head to the delegate; the task still holds it. It drops that
+            // answer's body, too: with the declared length, reading it fails as truncated, rather
+            // than passing for an empty body (that a cache would store).
             guard let response = (task.response as? HTTPURLResponse)?.httpResponse, let chunks = state.bodyChunks else {
                 continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
                 return
             }
-            continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(chunks, length: .unknown, iterationBehavior: .single)))
+            let declared = (try? HTTPBody.declaredLength(of: response, isHead: state.isHead)) ?? nil
+            let length: HTTPBody.Length = declared.map { .known($0) } ?? .unknown
+            continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(chunks, length: length, iterationBehavior: .single)))
         } else {
             // A short body is caught by HTTPBody against the declared length.
             state.body.finish()

@@ -65,6 +65,31 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
+    @Test(
+        "RFC 8246 §2: a fresh immutable response answers a reload (max-age=0); RFC 9110 §12.5.4: a stored language the request prefers most answers it",
+        arguments: TransportKind.allCases)
+    func immutableAndPreferredLanguage(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let fixture = Fixture(server, kind)
+            var reload = Self.script("immutable", ["Cache-Control:max-age=10000, immutable", #"ETag:"abcd""#])
+            _ = try await fixture.client.send(reload)
+            // Ten seconds on: older than a reload's max-age=0 accepts, still fresh.
+            fixture.now.advance(by: 10)
+            reload.headers["Cache-Control"] = "max-age=0"
+            #expect(try await fixture.client.response(for: reload).cacheStatus == .hit)
+            #expect(fixture.served("immutable") == 1)
+
+            var german = Self.script("lang", ["Cache-Control:max-age=5000", "Vary:Accept-Language", "Content-Language:de"])
+            german.headers["Accept-Language"] = "en, de"
+            _ = try await fixture.client.send(german)
+            german.headers["Accept-Language"] = "fr;q=0.5, de;q=1.0"
+            #expect(try await fixture.client.response(for: german).cacheStatus == .hit)
+            german.headers["Accept-Language"] = "fr, de;q=0.5"
+            #expect(try await fixture.client.response(for: german).cacheStatus == .miss)
+            #expect(fixture.served("lang") == 2)
+        }
+    }
+
     @Test("RFC 9111 §7.3: Set-Cookie does not inhibit storing; it is stored and replayed", arguments: TransportKind.allCases)
     func setCookie(kind: TransportKind) async throws {
         try await withDemoServer { server in

@@ -22,6 +22,27 @@ struct HTTPCacheDirectiveTests {
         #expect((await harness.storage.all()).isEmpty)
     }
 
+    @Test("immutable (RFC 8246 §2): a fresh immutable response answers a reload (max-age=0) unvalidated; no-cache and staleness still validate")
+    func immutableSkipsReloadValidation() async throws {
+        let harness = CacheHarness { _ in ok("a", ["Cache-Control": "max-age=100, immutable", "ETag": "\"v1\""]) }
+        try await harness.send()
+        // Ten seconds old: older than a reload's max-age=0 accepts.
+        harness.clock.advance(by: 10)
+        #expect(try await harness.send(headers: ["Cache-Control": "max-age=0"]).response.cacheStatus == .hit)
+        #expect(harness.networkCount == 1)
+        #expect(try await harness.send(headers: ["Cache-Control": "no-cache"]).response.cacheStatus != .hit)
+        #expect(harness.networkCount == 2)
+        harness.clock.advance(by: 200)
+        #expect(try await harness.send(headers: ["Cache-Control": "max-age=0"]).response.cacheStatus != .hit)
+        #expect(harness.networkCount == 3)
+
+        let plain = CacheHarness { _ in ok("a", ["Cache-Control": "max-age=100", "ETag": "\"v1\""]) }
+        try await plain.send()
+        plain.clock.advance(by: 10)
+        #expect(try await plain.send(headers: ["Cache-Control": "max-age=0"]).response.cacheStatus != .hit)
+        #expect(plain.networkCount == 2)
+    }
+
     @Test("private responses are stored (this is a private cache)")
     func privateStored() async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "private, max-age=100"])]))

@@ -40,6 +40,21 @@ struct HTTPCacheVaryTests {
         #expect(harness.networkCount == 3)
     }
 
+    @Test("Vary: Accept-Language (RFC 9110 §12.5.4): a stored response in the request's most preferred language answers it")
+    func varyPreferredLanguage() async throws {
+        let harness = CacheHarness { _ in
+            ok("Guten Tag", ["Cache-Control": "max-age=100", "Vary": "Accept-Language", "Content-Language": "de"])
+        }
+        try await harness.send(headers: ["Accept-Language": "en, de"])
+        #expect(try await harness.send(headers: ["Accept-Language": "fr;q=0.5, de;q=1.0"]).response.cacheStatus == .hit)
+        #expect(try await harness.send(headers: ["Accept-Language": "DE"]).response.cacheStatus == .hit)
+        #expect(harness.networkCount == 1)
+        // French preferred: the server may well have it, so the German answer is not the one to give.
+        #expect(try await harness.send(headers: ["Accept-Language": "fr, de;q=0.5"]).response.cacheStatus == .miss)
+        #expect(try await harness.send(headers: ["Accept-Language": "de;q=0, fr"]).response.cacheStatus == .miss)
+        #expect(harness.networkCount == 3)
+    }
+
     @Test("A public response stored without credentials answers a request with Cookie; any other does not (RFC 9111 §3.5)")
     func publicServesCookieRequests() async throws {
         let harness = CacheHarness { _ in
