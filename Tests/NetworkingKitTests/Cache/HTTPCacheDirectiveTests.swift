@@ -22,7 +22,7 @@ struct HTTPCacheDirectiveTests {
         #expect((await harness.storage.all()).isEmpty)
     }
 
-    @Test("immutable (RFC 8246 §2): a fresh immutable response answers a reload (max-age=0) unvalidated; no-cache and staleness still validate")
+    @Test("immutable (RFC 8246 §2): a fresh immutable response answers a reload (max-age=0); no-cache and staleness validate")
     func immutableSkipsReloadValidation() async throws {
         let harness = CacheHarness { _ in ok("a", ["Cache-Control": "max-age=100, immutable", "ETag": "\"v1\""]) }
         try await harness.send()
