@@ -15,6 +15,10 @@ import NIOCore
 /// - `h304=Name:value`, repeatable: a request carrying `If-None-Match` or `If-Modified-Since` is
 ///   answered `304 Not Modified` with these fields instead (whatever the condition says): how a
 ///   test has the origin update stored fields on a revalidation.
+/// - `self_location=1`: a `Content-Location` naming the request's own path and query, as the
+///   answer to a POST that is the resource's current representation (RFC 9110 §9.3.3).
+///
+/// `POST /cache/{key}` answers the same way (its body is not read).
 ///
 /// Requests are counted per key (``DemoStats/Snapshot/faultAttempts``, key `cache/<key>`); the
 /// route never honours `Range` itself, nor conditions unless `h304` asks, so a `206` or a `304` a
@@ -27,6 +31,9 @@ struct CacheScriptRoutes: Sendable {
 
     func register(on router: Router<DemoRequestContext>) {
         router.get("/cache/{key}") { request, context in
+            try await answer(request, context)
+        }
+        router.post("/cache/{key}") { request, context in
             try await answer(request, context)
         }
     }
@@ -53,6 +60,7 @@ struct CacheScriptRoutes: Sendable {
             return Response(status: .notModified, headers: try Self.fields(notModifiedLines))
         }
         var headers = try Self.fields(lines)
+        if request.query("self_location") == "1" { headers[.contentLocation] = request.uri.description }
         let body = request.query("body") ?? "\(key) #\(count)"
         headers[.contentLength] = String(body.utf8.count)
         return Response(

@@ -23,7 +23,11 @@ import Logging
 ///   `min-fresh`, `max-stale`, `no-cache` and `only-if-cached`, and the response's `no-cache`,
 ///   `must-revalidate`, `stale-while-revalidate` and `stale-if-error` (RFC 5861).
 /// - Invalidates a URL (and the same-origin `Location` / `Content-Location`) when an unsafe
-///   method succeeds on it (§4.4).
+///   method succeeds on it (§4.4); then stores a POST's answer for later GETs of the URL when it
+///   has explicit freshness and names the URL itself as its `Content-Location` (RFC 9110 §9.3.3).
+/// - Serves a fresh `immutable` response to a reload (a request `max-age=0`) without asking
+///   (RFC 8246), and a `Vary: Accept-Language` variant to a request that prefers its
+///   `Content-Language` most.
 /// - When the origin cannot be reached (the connection is refused or drops), serves a stale
 ///   response unless it says `must-revalidate` or `no-cache` (then a `504`, as §5.2.2.2 says)
 ///   or the request asks for validation.
@@ -368,21 +372,40 @@ public final class HTTPCache: Middleware {
     // MARK: - Unsafe methods
 
     /// Forwards an unsafe request; when it succeeds, invalidates its URL and the same-origin
-    /// `Location` and `Content-Location` (RFC 9111 §4.4).
+    /// `Location` and `Content-Location` (RFC 9111 §4.4). A POST's answer that says it is the
+    /// current representation of the POST's own URL (its `Content-Location`) with explicit
+    /// freshness is then stored for later GETs of that URL (RFC 9110 §9.3.3, RFC 9111 §4.2.1).
     private func forwardUnsafe(
         _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let requestTime = now()
         let (response, responseBody) = try await next(request, body, context)
         guard [.successful, .redirection].contains(response.status.kind) else { return (response, responseBody) }
         await storage.removeAll(url: url)
         guard let base = URL(string: url) else { return (response, responseBody) }
+        var representsTarget = false
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
                 Origin(target) == Origin(base), let key = CachePartition.url(for: target)
             else { continue }
             await storage.removeAll(url: key)
+            if name == .contentLocation, key == url { representsTarget = true }
         }
-        return (response, responseBody)
+        let directives = CacheControl(response.headerFields)
+        guard request.method == .post, representsTarget, response.status.kind == .successful,
+            directives.has("max-age") || response.headerFields[.expires] != nil
+        else { return (response, responseBody) }
+        // Stored as the answer a GET of the URL would have had: the GET rules decide the rest.
+        var asGet = request
+        asGet.method = .get
+        let exchange = Exchange(
+            request: asGet, body: nil, url: url, partition: CachePartition.partition(for: request),
+            directives: CacheControl(request.headerFields, pragmaFallback: true), context: context)
+        let (kept, keptBody) = try await keep(
+            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)
+        var answer = kept
+        answer.headerFields[.xCache] = nil
+        return (answer, keptBody)
     }
 
     // MARK: - Lookup and answers

@@ -90,6 +90,25 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
+    @Test(
+        "RFC 9110 §9.3.3: a POST answered with freshness and its own URL as Content-Location answers the next GET",
+        arguments: TransportKind.allCases)
+    func postAnswerReused(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let fixture = Fixture(server, kind)
+            var get = Self.script("posted", ["Cache-Control:max-age=3600"])
+            get.query.append(URLQueryItem(name: "self_location", value: "1"))
+            var post = get
+            post.method = .post
+            post.body = .text("12345")
+            _ = try await fixture.client.send(post)
+            let listed = try await fixture.client.response(for: get)
+            #expect(listed.cacheStatus == .hit)
+            #expect(String(decoding: listed.value, as: UTF8.self) == "posted #1")
+            #expect(fixture.served("posted") == 1)
+        }
+    }
+
     @Test("RFC 9111 §7.3: Set-Cookie does not inhibit storing; it is stored and replayed", arguments: TransportKind.allCases)
     func setCookie(kind: TransportKind) async throws {
         try await withDemoServer { server in

@@ -43,6 +43,24 @@ struct HTTPCacheDirectiveTests {
         #expect(plain.networkCount == 2)
     }
 
+    @Test("RFC 9110 §9.3.3: a POST's answer with explicit freshness and its own URL as Content-Location answers later GETs")
+    func postAnswerWithOwnContentLocation() async throws {
+        for (fields, reused) in [
+            (["Cache-Control": "max-age=3600", "Content-Location": "https://api.example.com/films"], true),
+            (["Cache-Control": "max-age=3600", "Content-Location": "/films"], true),
+            (["Cache-Control": "max-age=3600", "Content-Location": "/films/1"], false),
+            (["Content-Location": "/films", "Last-Modified": "Sat, 01 Jun 2024 00:00:00 GMT"], false),
+            (["Cache-Control": "max-age=3600, no-store", "Content-Location": "/films"], false),
+        ] {
+            let harness = CacheHarness { request in ok(request.method == .post ? "created" : "listed", fields) }
+            let posted = try await harness.send(.post)
+            #expect(posted.body == "created")
+            let listed = try await harness.send()
+            #expect((listed.response.cacheStatus == .hit) == reused, "\(fields)")
+            #expect(listed.body == (reused ? "created" : "listed"), "\(fields)")
+        }
+    }
+
     @Test("private responses are stored (this is a private cache)")
     func privateStored() async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "private, max-age=100"])]))
