@@ -35,7 +35,9 @@ import Logging
 ///   response with a `304` when they match (§4.3.2); `If-Match`, `If-Unmodified-Since` and
 ///   `If-Range` go to the origin.
 /// - Answers a single-range `Range` request from a fresh stored response that holds the range, as
-///   a `206`; stores `206` answers, a complete one as the `200` it amounts to.
+///   a `206`; stores `206` answers, a complete one as the `200` it amounts to; completes a fresh
+///   stored part that begins the representation with a range request for the rest (`If-Range`
+///   with its validator), and stores the whole (§3.4).
 /// - Says where each answer to a GET came from in `X-Cache` (``CacheStatus``, replacing any
 ///   `X-Cache` from upstream), and sets `Age` on stored answers.
 ///
@@ -136,6 +138,9 @@ public final class HTTPCache: Middleware {
 
         guard let found else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
+            if range == nil, !conditional, let part = stored, let rest = Self.rangeCompleting(part.entry, now: now) {
+                return try await complete(part, asking: rest, exchange: exchange, next: next)
+            }
             return try await load(exchange, next: next, replacing: stored)
         }
         let freshness = Freshness(of: found.entry, now: now)
@@ -158,6 +163,61 @@ public final class HTTPCache: Middleware {
             }
             return try await revalidate(found, freshness: freshness, exchange: exchange, next: next)
         }
+    }
+
+    // MARK: - Completing a stored part
+
+    /// The request fields that ask for the rest of `entry` when it is a fresh stored part that
+    /// begins the representation (RFC 9111 §3.4): `Range` from its end, and `If-Range` with its
+    /// strong `ETag` or its `Last-Modified`, so that only the same representation comes back as
+    /// a part; `nil` for anything else.
+    static func rangeCompleting(_ entry: CachedResponse, now: Date) -> [HTTPField]? {
+        guard entry.response.status == .partialContent,
+            let held = entry.response.headerFields[.contentRange].flatMap(ContentRange.init), held.first == 0,
+            let complete = held.completeLength, held.last < complete - 1, Freshness(of: entry, now: now).isFresh
+        else { return nil }
+        var fields = [HTTPField(name: .range, value: "bytes=\(held.last + 1)-")]
+        if let tag = entry.response.headerFields[.eTag], !tag.hasPrefix("W/") {
+            fields.append(HTTPField(name: .ifRange, value: tag))
+        } else if let date = entry.response.headerFields[.lastModified] {
+            fields.append(HTTPField(name: .ifRange, value: date))
+        }
+        return fields
+    }
+
+    /// Asks for the rest of a stored part and answers with the whole, stored as a `200`; a `200`
+    /// instead (the representation changed, or the server sends it whole) is the answer and
+    /// replaces the part; a part that does not continue this one is dropped for a full load.
+    private func complete(
+        _ part: Found, asking rest: [HTTPField], exchange: Exchange, next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var asked = exchange
+        for field in rest { asked.request.headerFields[field.name] = field.value }
+        let requestTime = now()
+        let (response, body) = try await next(asked.request, asked.body, asked.context)
+        guard response.status == .partialContent else {
+            return try await keep(response, body: body, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
+        }
+        let stored = part.entry.response.headerFields
+        let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        guard let held = stored[.contentRange].flatMap(ContentRange.init),
+            let got = response.headerFields[.contentRange].flatMap(ContentRange.init), got.first == held.last + 1,
+            let complete = held.completeLength, got.completeLength == complete, got.last == complete - 1,
+            response.headerFields[.eTag] == stored[.eTag], complete <= Int64(limit)
+        else {
+            // Not the rest of this representation: it is not joined, and the whole is asked for.
+            await storage.remove(part.key, varyValues: part.entry.varyValues)
+            return try await load(exchange, next: next, replacing: nil)
+        }
+        let restData = try await body?.collect(upTo: limit) ?? Data()
+        // The new response's fields describe the whole (§3.4: they replace the stored ones).
+        var whole = response
+        whole.status = .ok
+        whole.headerFields[.contentRange] = nil
+        whole.headerFields[.contentLength] = String(complete)
+        return try await keep(
+            whole, body: HTTPBody(part.entry.body + restData), exchange: exchange, requestTime: requestTime,
+            responseTime: now(), replacing: part)
     }
 
     /// Asks the server, stores the answer when allowed, and marks it `MISS`.

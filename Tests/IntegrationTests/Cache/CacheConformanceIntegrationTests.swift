@@ -109,6 +109,25 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
+    @Test(
+        "RFC 9111 §3.4: a stored part of a file is completed with one range request for the rest, then served whole",
+        arguments: TransportKind.allCases)
+    func storedPartCompleted(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let fixture = Fixture(server, kind)
+            var request = Request<Data>(path: "/files/300000", query: [URLQueryItem(name: "seed", value: "21")])
+            request.headers["Range"] = "bytes=0-99999"
+            #expect(try await fixture.client.send(request).count == 100_000)
+            request.headers["Range"] = nil
+            let whole = try await fixture.client.response(for: request)
+            #expect(whole.status == .ok)
+            #expect(whole.value == splitMix64Bytes(seed: 21, count: 300_000))
+            #expect(try await fixture.client.response(for: request).cacheStatus == .hit)
+            // The part, the rest, and nothing more.
+            #expect(server.stats.count("GET /files/{n}") == 2)
+        }
+    }
+
     @Test("RFC 9111 §7.3: Set-Cookie does not inhibit storing; it is stored and replayed", arguments: TransportKind.allCases)
     func setCookie(kind: TransportKind) async throws {
         try await withDemoServer { server in

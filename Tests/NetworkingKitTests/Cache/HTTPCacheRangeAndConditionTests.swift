@@ -137,6 +137,53 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(await inconsistent.storage.all().isEmpty)
     }
 
+    /// A file of ten bytes served in parts: `Range: bytes=a-` (or `bytes=-n`) gets a `206`, with
+    /// `etag` as its validator (a different one once `changed`).
+    private static func partServer(changed: LockedState<Bool>) -> StubTransport.Handler {
+        { request in
+            let whole = Array("0123456789".utf8)
+            let tag = changed.withLock { $0 } ? "\"v2\"" : "\"v1\""
+            var headers = ["Cache-Control": "max-age=3600", "ETag": tag]
+            guard let range = request.header("Range"), request.header("If-Range").map({ $0 == tag }) ?? true else {
+                return StubResponse(status: .ok, headers: headers, body: HTTPBody(Data(whole)))
+            }
+            let first = range == "bytes=0-4" ? 0 : Int(range.dropFirst(6).dropLast()) ?? 0
+            let last = range == "bytes=0-4" ? 4 : 9
+            headers["Content-Range"] = "bytes \(first)-\(last)/10"
+            return StubResponse(status: .partialContent, headers: headers, body: HTTPBody(Data(whole[first...last])))
+        }
+    }
+
+    @Test("RFC 9111 §3.4: a fresh stored part is completed with a range request for the rest (If-Range), joined, and stored whole")
+    func storedPartCompleted() async throws {
+        let harness = CacheHarness(Self.partServer(changed: LockedState(false)))
+        #expect(try await harness.send(headers: ["Range": "bytes=0-4"]).body == "01234")
+        let whole = try await harness.send()
+        #expect(whole.response.status == .ok)
+        #expect(whole.body == "0123456789")
+        #expect(whole.response.headerFields[.contentLength] == "10")
+        #expect(harness.transport.requests.last?.header("Range") == "bytes=5-")
+        #expect(harness.transport.requests.last?.header("If-Range") == "\"v1\"")
+        let hit = try await harness.send()
+        #expect(hit.response.cacheStatus == .hit)
+        #expect(hit.body == "0123456789")
+        #expect(harness.networkCount == 2)
+    }
+
+    @Test("RFC 9111 §3.4: a part whose representation changed is not joined: the whole new one answers and replaces it")
+    func changedPartNotJoined() async throws {
+        let changed = LockedState(false)
+        let harness = CacheHarness(Self.partServer(changed: changed))
+        try await harness.send(headers: ["Range": "bytes=0-4"])
+        changed.withLock { $0 = true }
+        let whole = try await harness.send()
+        #expect(whole.response.status == .ok)
+        #expect(whole.body == "0123456789")
+        #expect(whole.response.headerFields[.eTag] == "\"v2\"")
+        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(harness.networkCount == 2)
+    }
+
     @Test(
         "RFC 9111 §4.2.4, §5.2.2.2: while the origin cannot be reached, a stale response is served, unless it says must-revalidate or no-cache (then 504)"
     )
