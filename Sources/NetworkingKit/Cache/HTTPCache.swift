@@ -138,7 +138,9 @@ public final class HTTPCache: Middleware {
 
         guard let found else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
-            if range == nil, !conditional, let part = stored, let rest = Self.rangeCompleting(part.entry, now: now) {
+            if range == nil, !conditional, !context.options.streamsResponseBody, let part = stored,
+                let rest = Self.rangeCompleting(part.entry, now: now)
+            {
                 return try await complete(part, asking: rest, exchange: exchange, next: next)
             }
             return try await load(exchange, next: next, replacing: stored)
@@ -168,26 +170,32 @@ public final class HTTPCache: Middleware {
     // MARK: - Completing a stored part
 
     /// The request fields that ask for the rest of `entry` when it is a fresh stored part that
-    /// begins the representation (RFC 9111 §3.4): `Range` from its end, and `If-Range` with its
-    /// strong `ETag` or its `Last-Modified`, so that only the same representation comes back as
-    /// a part; `nil` for anything else.
+    /// begins the representation and carries a strong validator (RFC 9111 §3.4 joins only parts
+    /// that share one): `Range` from its end, and `If-Range` with that validator, so that only
+    /// the same representation comes back as a part; `nil` for anything else.
     static func rangeCompleting(_ entry: CachedResponse, now: Date) -> [HTTPField]? {
         guard entry.response.status == .partialContent,
             let held = entry.response.headerFields[.contentRange].flatMap(ContentRange.init), held.first == 0,
-            let complete = held.completeLength, held.last < complete - 1, Freshness(of: entry, now: now).isFresh
+            let complete = held.completeLength, held.last < complete - 1, Int64(entry.body.count) == held.count,
+            Freshness(of: entry, now: now).isFresh, let validator = strongValidator(of: entry.response)
         else { return nil }
-        var fields = [HTTPField(name: .range, value: "bytes=\(held.last + 1)-")]
-        if let tag = entry.response.headerFields[.eTag], !tag.hasPrefix("W/") {
-            fields.append(HTTPField(name: .ifRange, value: tag))
-        } else if let date = entry.response.headerFields[.lastModified] {
-            fields.append(HTTPField(name: .ifRange, value: date))
-        }
-        return fields
+        return [HTTPField(name: .range, value: "bytes=\(held.last + 1)-"), HTTPField(name: .ifRange, value: validator)]
     }
 
-    /// Asks for the rest of a stored part and answers with the whole, stored as a `200`; a `200`
+    /// A response's strong validator (RFC 9110 §8.8.1): its `ETag` unless weak; without one, a
+    /// `Last-Modified` at least 60 seconds before its `Date` (§8.8.2.2).
+    static func strongValidator(of response: HTTPResponse) -> String? {
+        if let tag = response.headerFields[.eTag] { return tag.hasPrefix("W/") ? nil : tag }
+        guard let modified = response.headerFields[.lastModified], let modifiedDate = HTTPDate.parse(modified),
+            let date = response.headerFields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modifiedDate) >= 60
+        else { return nil }
+        return modified
+    }
+
+    /// Asks for the rest of a stored part and answers with the whole, stored as a `200`. A `200`
     /// instead (the representation changed, or the server sends it whole) is the answer and
-    /// replaces the part; a part that does not continue this one is dropped for a full load.
+    /// replaces the part. Anything else (a part that does not continue this one, another
+    /// validator, an error) drops the part, and the whole is asked for as if it were not there.
     private func complete(
         _ part: Found, asking rest: [HTTPField], exchange: Exchange, next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
@@ -195,21 +203,28 @@ public final class HTTPCache: Middleware {
         for field in rest { asked.request.headerFields[field.name] = field.value }
         let requestTime = now()
         let (response, body) = try await next(asked.request, asked.body, asked.context)
-        guard response.status == .partialContent else {
+        let redirected = exchange.context.redirectTrace.wasRedirected
+        if response.status == .ok, !redirected {
             return try await keep(response, body: body, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
         }
-        let stored = part.entry.response.headerFields
+        let stored = part.entry.response
         let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        guard let held = stored[.contentRange].flatMap(ContentRange.init),
+        guard response.status == .partialContent, !redirected,
+            let held = stored.headerFields[.contentRange].flatMap(ContentRange.init),
             let got = response.headerFields[.contentRange].flatMap(ContentRange.init), got.first == held.last + 1,
             let complete = held.completeLength, got.completeLength == complete, got.last == complete - 1,
-            response.headerFields[.eTag] == stored[.eTag], complete <= Int64(limit)
+            complete <= Int64(limit), let validator = Self.strongValidator(of: stored),
+            Self.strongValidator(of: response) == validator,
+            response.headerFields[.contentEncoding] == stored.headerFields[.contentEncoding]
         else {
-            // Not the rest of this representation: it is not joined, and the whole is asked for.
+            await HTTPBody.discard(body)
             await storage.remove(part.key, varyValues: part.entry.varyValues)
             return try await load(exchange, next: next, replacing: nil)
         }
         let restData = try await body?.collect(upTo: limit) ?? Data()
+        guard Int64(restData.count) == got.count else {
+            throw NetworkError.transport(TransportFailure(kind: .truncatedBody, request: RequestSummary(asked.request)))
+        }
         // The new response's fields describe the whole (§3.4: they replace the stored ones).
         var whole = response
         whole.status = .ok
@@ -452,7 +467,7 @@ public final class HTTPCache: Middleware {
             if name == .contentLocation, key == url { representsTarget = true }
         }
         let directives = CacheControl(response.headerFields)
-        guard request.method == .post, representsTarget, response.status.kind == .successful,
+        guard request.method == .post, representsTarget, [.ok, .nonAuthoritativeInformation].contains(response.status),
             directives.has("max-age") || response.headerFields[.expires] != nil
         else { return (response, responseBody) }
         // Stored as the answer a GET of the URL would have had: the GET rules decide the rest.

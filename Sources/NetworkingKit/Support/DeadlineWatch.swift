@@ -42,7 +42,9 @@ package final class DeadlineWatch: Sendable {
             state.generations &+= 1
             let generation = state.generations
             let previous = state.sleeper?.task
-            state.sleeper = (generation, deadline, Task { await self.sleep(until: deadline, generation: generation) })
+            // Detached: the watch serves every call, so it takes no caller's priority or task locals.
+            let task = Task.detached(priority: .high) { await self.sleep(until: deadline, generation: generation) }
+            state.sleeper = (generation, deadline, task)
             return (id, previous)
         }
         replaced?.cancel()
@@ -78,7 +80,8 @@ package final class DeadlineWatch: Sendable {
                 } else {
                     state.sleeper = nil
                 }
-                return (expired.values.map(\.action), next)
+                // In deadline order, also when a late wake finds several due at once.
+                return (expired.values.sorted { $0.deadline < $1.deadline }.map(\.action), next)
             }
             for action in due { action() }
             guard let next else { return }

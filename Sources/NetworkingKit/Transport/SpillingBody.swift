@@ -15,9 +15,10 @@ import Darwin
 /// URLSession cannot be slowed down from the delegate here: FoundationNetworking's `suspend()`
 /// closes the connection and `resume()` asks again from byte 0, it never produces resume data,
 /// and blocking the delegate queue only queues the deliveries up (each measured). So memory is
-/// bounded by moving what the reader has not taken yet to disk, in one file per answer, unlinked
-/// as soon as it is created (nothing is left behind, whatever happens to the process), and
-/// emptied whenever the reader catches up.
+/// bounded by moving what the reader has not taken yet to disk, in files unlinked as soon as
+/// they are created (nothing is left behind, whatever happens to the process): a new one every
+/// 64 MiB, each closed once read, and the last emptied whenever the reader catches
+/// up, so the disk holds about what is unread.
 ///
 /// One writer (the delegate, on its serial queue) and one reader (the body's iterator).
 final class SpillingBody: Sendable {
@@ -25,6 +26,8 @@ final class SpillingBody: Sendable {
     static let defaultMemoryLimit = 4 << 20
     /// The most read from the file at a time.
     static let fileChunkSize = 256 << 10
+    /// The bytes written to one file before the next goes to a new one.
+    static let defaultFileSize: Int64 = 64 << 20
 
     private struct Spill {
         let descriptor: Int32
@@ -38,7 +41,9 @@ final class SpillingBody: Sendable {
         /// Unread chunks in arrival order, before any bytes of the file.
         var memory: [Data] = []
         var memoryBytes = 0
-        var spill: Spill?
+        /// The files holding unread bytes after those in memory, oldest first: the reader reads the
+        /// first, the writer appends to the last.
+        var files: [Spill] = []
         /// Whether arriving bytes go to the file: from the first that did not fit in memory until
         /// the reader has caught up with the file.
         var spilling = false
@@ -55,17 +60,22 @@ final class SpillingBody: Sendable {
 
     private let state = LockedState(State())
     private let memoryLimit: Int
+    private let fileSize: Int64
     /// Called when the reader stops before the end (gone, or its task cancelled): the transfer is
     /// cancelled.
     private let onAbandon: @Sendable () -> Void
 
-    init(memoryLimit: Int = SpillingBody.defaultMemoryLimit, onAbandon: @escaping @Sendable () -> Void) {
+    init(
+        memoryLimit: Int = SpillingBody.defaultMemoryLimit, fileSize: Int64 = SpillingBody.defaultFileSize,
+        onAbandon: @escaping @Sendable () -> Void
+    ) {
         self.memoryLimit = memoryLimit
+        self.fileSize = fileSize
         self.onAbandon = onAbandon
     }
 
     deinit {
-        if let spill = state.withLock({ $0.spill }) { close(spill.descriptor) }
+        for file in state.withLock({ $0.files }) { close(file.descriptor) }
     }
 
     /// The reader's side, to hand out as a body: dropping it before the end abandons the answer.
@@ -76,6 +86,11 @@ final class SpillingBody: Sendable {
     /// How many unread bytes are held in memory now (for tests).
     var bytesInMemory: Int {
         state.withLock { $0.memoryBytes }
+    }
+
+    /// How many files hold unread bytes, or are kept for the next (for tests).
+    var fileCount: Int {
+        state.withLock { $0.files.count }
     }
 
     /// Whether the reader waits for bytes (for tests).
@@ -106,14 +121,13 @@ final class SpillingBody: Sendable {
                 return .none
             }
             do {
-                try Self.write(data, to: &state)
+                try Self.write(data, to: &state, fileSize: fileSize)
                 state.spilling = true
                 return .none
             } catch {
-                // No room for them: the answer fails (the reader gets the error) and stops.
+                // No room for them: the transfer stops, and the reader gets what came before, in
+                // order, then the error.
                 state.end = .failure(error)
-                state.memory = []
-                state.memoryBytes = 0
                 return .failed
             }
         }
@@ -124,10 +138,10 @@ final class SpillingBody: Sendable {
         }
     }
 
-    /// Appends `data` at the end of the file, creating it first if needed.
-    private static func write(_ data: Data, to state: inout State) throws {
-        if state.spill == nil { state.spill = Spill(descriptor: try makeFile()) }
-        guard var spill = state.spill else { return }
+    /// Appends `data` at the end of the last file, starting a new one first if needed.
+    private static func write(_ data: Data, to state: inout State, fileSize: Int64) throws {
+        if state.files.last.map({ $0.written >= fileSize }) ?? true { state.files.append(Spill(descriptor: try makeFile())) }
+        guard var spill = state.files.last else { return }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -143,7 +157,7 @@ final class SpillingBody: Sendable {
             }
         }
         spill.written += Int64(data.count)
-        state.spill = spill
+        state.files[state.files.count - 1] = spill
     }
 
     /// A new file in the temporary folder, open for reading and writing, already unlinked.
@@ -200,7 +214,7 @@ final class SpillingBody: Sendable {
                         let ready = state.withLock { state -> Result<Data?, any Error>? in
                             // Bytes may have come (or the end) since the step was taken.
                             if let data = Self.takeFromMemory(&state) { return .success(data) }
-                            if let spill = state.spill, spill.read < spill.written { return .success(Data()) }
+                            if let file = state.files.first, file.read < file.written { return .success(Data()) }
                             if let end = state.end { return end.map { nil } }
                             state.reader = continuation
                             return nil
@@ -219,23 +233,28 @@ final class SpillingBody: Sendable {
     private func nextStep() -> Step {
         state.withLock { state -> Step in
             if let data = Self.takeFromMemory(&state) { return .chunk(data) }
-            if let spill = state.spill, spill.read < spill.written {
-                let count = Int(min(Int64(Self.fileChunkSize), spill.written - spill.read))
-                return .readFile(descriptor: spill.descriptor, offset: spill.read, count: count)
+            if let file = state.files.first, file.read < file.written {
+                let count = Int(min(Int64(Self.fileChunkSize), file.written - file.read))
+                return .readFile(descriptor: file.descriptor, offset: file.read, count: count)
             }
             if let end = state.end { return .end(end) }
             return .wait
         }
     }
 
-    /// Once the reader has taken every byte of the file, the file is emptied and arriving bytes
-    /// are kept in memory again.
-    private static func emptyFileIfCaughtUp(_ state: inout State) {
-        guard state.spilling, let spill = state.spill, spill.read == spill.written else { return }
-        _ = ftruncate(spill.descriptor, 0)
-        state.spill?.read = 0
-        state.spill?.written = 0
-        state.spilling = false
+    /// Once the reader has taken every byte of a file, the file is closed, or, when it is the
+    /// last, emptied, and arriving bytes are kept in memory again.
+    private static func dropReadFile(_ state: inout State) {
+        guard let first = state.files.first, first.read == first.written else { return }
+        if state.files.count > 1 {
+            close(first.descriptor)
+            state.files.removeFirst()
+        } else if state.spilling {
+            _ = ftruncate(first.descriptor, 0)
+            state.files[0].read = 0
+            state.files[0].written = 0
+            state.spilling = false
+        }
     }
 
     private static func takeFromMemory(_ state: inout State) -> Data? {
@@ -264,8 +283,8 @@ final class SpillingBody: Sendable {
             return done
         }
         state.withLock { state in
-            state.spill?.read += Int64(got)
-            Self.emptyFileIfCaughtUp(&state)
+            if !state.files.isEmpty { state.files[0].read += Int64(got) }
+            Self.dropReadFile(&state)
         }
         return data
     }

@@ -81,7 +81,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             if isRunning { task.cancel() }
         }
-        tasks.withLock { $0[task.taskIdentifier]?.deadline = deadline }
+        let stored = tasks.withLock { tasks -> Bool in
+            guard tasks[task.taskIdentifier] != nil else { return false }
+            tasks[task.taskIdentifier]?.deadline = deadline
+            return true
+        }
+        // The call ended (cancelled) before its deadline could be stored: nothing will disarm it.
+        if !stored { DeadlineWatch.shared.disarm(deadline) }
     }
 
     /// Ends a task's call with `error`, whatever stage it is in; does nothing once it has ended.

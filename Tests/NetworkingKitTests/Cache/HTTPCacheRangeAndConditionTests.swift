@@ -170,6 +170,23 @@ struct HTTPCacheRangeAndConditionTests {
         #expect(harness.networkCount == 2)
     }
 
+    @Test("RFC 9111 §3.4: a part without a strong validator (none, or a weak ETag) is never joined: the whole is asked for")
+    func partWithoutStrongValidatorNotJoined() async throws {
+        for validator in [[:], ["ETag": "W/\"v1\""]] {
+            let harness = CacheHarness { request in
+                let headers = ["Cache-Control": "max-age=3600"].merging(validator) { $1 }
+                guard request.header("Range") != nil else { return ok("0123456789", headers) }
+                return StubResponse(
+                    status: .partialContent, headers: headers.merging(["Content-Range": "bytes 0-4/10"]) { $1 },
+                    body: HTTPBody("01234"))
+            }
+            try await harness.send(headers: ["Range": "bytes=0-4"])
+            #expect(try await harness.send().body == "0123456789")
+            #expect(harness.transport.requests.last?.header("Range") == nil, "\(validator)")
+            #expect(harness.networkCount == 2)
+        }
+    }
+
     @Test("RFC 9111 §3.4: a part whose representation changed is not joined: the whole new one answers and replaces it")
     func changedPartNotJoined() async throws {
         let changed = LockedState(false)

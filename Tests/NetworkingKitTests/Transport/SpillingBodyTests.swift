@@ -54,6 +54,24 @@ struct SpillingBodyTests {
         #expect(read == chunks.reduce(Data(), +))
     }
 
+    @Test("a reader that stays behind: each file is closed once read, so the disk holds about what is unread")
+    func filesRotate() async throws {
+        let body = SpillingBody(memoryLimit: 100, fileSize: 1_000) {}
+        let chunks = Self.chunks(50, size: 100)
+        var iterator = body.chunks.makeAsyncIterator()
+        var read = Data()
+        for (index, chunk) in chunks.enumerated() {
+            body.append(chunk)
+            // The reader takes one chunk for every two that come: always behind.
+            if index.isMultiple(of: 2), let next = try await iterator.next() { read.append(next) }
+            #expect(body.fileCount <= 3)
+        }
+        body.finish()
+        while let next = try await iterator.next() { read.append(next) }
+        #expect(read == chunks.reduce(Data(), +))
+        #expect(body.fileCount <= 1)
+    }
+
     @Test("bytes that come while the reader waits are handed to it; an error comes after the bytes before it")
     func waitingReaderAndErrors() async throws {
         let body = SpillingBody(memoryLimit: 1_000) {}
