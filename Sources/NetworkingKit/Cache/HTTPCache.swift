@@ -47,7 +47,7 @@ import Logging
 public final class HTTPCache: Middleware {
     /// Where responses are kept.
     public let storage: any CacheStorage
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let revalidations = BackgroundRevalidations()
 
     /// Creates a cache.
@@ -139,9 +139,9 @@ public final class HTTPCache: Middleware {
         guard let found else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             if range == nil, !conditional, !context.options.streamsResponseBody, let part = stored,
-                let rest = Self.rangeCompleting(part.entry, now: now)
+                let completion = PartCompletion(part.entry, now: now)
             {
-                return try await complete(part, asking: rest, exchange: exchange, next: next)
+                return try await complete(part, with: completion, exchange: exchange, next: next)
             }
             return try await load(exchange, next: next, replacing: stored)
         }
@@ -167,76 +167,8 @@ public final class HTTPCache: Middleware {
         }
     }
 
-    // MARK: - Completing a stored part
-
-    /// The request fields that ask for the rest of `entry` when it is a fresh stored part that
-    /// begins the representation and carries a strong validator (RFC 9111 §3.4 joins only parts
-    /// that share one): `Range` from its end, and `If-Range` with that validator, so that only
-    /// the same representation comes back as a part; `nil` for anything else.
-    static func rangeCompleting(_ entry: CachedResponse, now: Date) -> [HTTPField]? {
-        guard entry.response.status == .partialContent,
-            let held = entry.response.headerFields[.contentRange].flatMap(ContentRange.init), held.first == 0,
-            let complete = held.completeLength, held.last < complete - 1, Int64(entry.body.count) == held.count,
-            Freshness(of: entry, now: now).isFresh, let validator = strongValidator(of: entry.response)
-        else { return nil }
-        return [HTTPField(name: .range, value: "bytes=\(held.last + 1)-"), HTTPField(name: .ifRange, value: validator)]
-    }
-
-    /// A response's strong validator (RFC 9110 §8.8.1): its `ETag` unless weak; without one, a
-    /// `Last-Modified` at least 60 seconds before its `Date` (§8.8.2.2).
-    static func strongValidator(of response: HTTPResponse) -> String? {
-        if let tag = response.headerFields[.eTag] { return tag.hasPrefix("W/") ? nil : tag }
-        guard let modified = response.headerFields[.lastModified], let modifiedDate = HTTPDate.parse(modified),
-            let date = response.headerFields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modifiedDate) >= 60
-        else { return nil }
-        return modified
-    }
-
-    /// Asks for the rest of a stored part and answers with the whole, stored as a `200`. A `200`
-    /// instead (the representation changed, or the server sends it whole) is the answer and
-    /// replaces the part. Anything else (a part that does not continue this one, another
-    /// validator, an error) drops the part, and the whole is asked for as if it were not there.
-    private func complete(
-        _ part: Found, asking rest: [HTTPField], exchange: Exchange, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var asked = exchange
-        for field in rest { asked.request.headerFields[field.name] = field.value }
-        let requestTime = now()
-        let (response, body) = try await next(asked.request, asked.body, asked.context)
-        let redirected = exchange.context.redirectTrace.wasRedirected
-        if response.status == .ok, !redirected {
-            return try await keep(response, body: body, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
-        }
-        let stored = part.entry.response
-        let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        guard response.status == .partialContent, !redirected,
-            let held = stored.headerFields[.contentRange].flatMap(ContentRange.init),
-            let got = response.headerFields[.contentRange].flatMap(ContentRange.init), got.first == held.last + 1,
-            let complete = held.completeLength, got.completeLength == complete, got.last == complete - 1,
-            complete <= Int64(limit), let validator = Self.strongValidator(of: stored),
-            Self.strongValidator(of: response) == validator,
-            response.headerFields[.contentEncoding] == stored.headerFields[.contentEncoding]
-        else {
-            await HTTPBody.discard(body)
-            await storage.remove(part.key, varyValues: part.entry.varyValues)
-            return try await load(exchange, next: next, replacing: nil)
-        }
-        let restData = try await body?.collect(upTo: limit) ?? Data()
-        guard Int64(restData.count) == got.count else {
-            throw NetworkError.transport(TransportFailure(kind: .truncatedBody, request: RequestSummary(asked.request)))
-        }
-        // The new response's fields describe the whole (§3.4: they replace the stored ones).
-        var whole = response
-        whole.status = .ok
-        whole.headerFields[.contentRange] = nil
-        whole.headerFields[.contentLength] = String(complete)
-        return try await keep(
-            whole, body: HTTPBody(part.entry.body + restData), exchange: exchange, requestTime: requestTime,
-            responseTime: now(), replacing: part)
-    }
-
     /// Asks the server, stores the answer when allowed, and marks it `MISS`.
-    private func load(
+    func load(
         _ exchange: Exchange, next: MiddlewareNext, replacing: Found?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let requestTime = now()
@@ -253,7 +185,7 @@ public final class HTTPCache: Middleware {
 
     /// Stores a full response when RFC 9111 allows (reading its body, up to the response size
     /// limit) and hands it on marked `MISS`, with a fresh body when it was read.
-    private func keep(
+    func keep(
         _ response: HTTPResponse, body: HTTPBody?, exchange: Exchange, requestTime: Date, responseTime: Date,
         replacing: Found?
     ) async throws -> (HTTPResponse, HTTPBody?) {
