@@ -15,6 +15,18 @@ import NetworkingKit
 /// The disk cache row's folder, emptied before and after the row.
 let diskCacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-disk-cache-\(getpid())")
 
+/// A token that never expires, for the rows with authentication.
+func benchmarkSession() -> TokenRefresher {
+    TokenRefresher(store: InMemoryTokenStore(AuthToken(accessToken: "benchmark-token"))) { token in token }
+}
+
+/// A logger at info whose lines are thrown away: logging on, as an app runs it in production.
+let infoLogger: Logger = {
+    var logger = Logger(label: "benchmark") { _ in DiscardingLogHandler() }
+    logger.logLevel = .info
+    return logger
+}()
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
@@ -108,12 +120,32 @@ let benchmarks: @Sendable () -> Void = {
         try? FileManager.default.removeItem(at: diskCacheFolder)
     }
 
+    // Each resilience middleware alone, over answers marked no-store (as `netkit bench`'s nginx
+    // serves them): what each costs a call the cache never answers.
+    let noStore = FixedResponseTransport(cacheControl: "no-store")
+    client("client_authentication", transport: noStore) { [AuthenticationMiddleware(tokenProvider: benchmarkSession())] }
+    client("client_deduplication", transport: noStore) { [RequestDeduplicator()] }
+    client("client_cache_miss_no_store", transport: noStore) { [HTTPCache(storage: MemoryCacheStorage())] }
+    client("client_retry", transport: noStore) { [RetryMiddleware()] }
+    client("client_logging_info", transport: noStore) { [LoggingMiddleware(logger: infoLogger)] }
+
+    // `netkit bench`'s full stack, in process: logging at info to a discarding handler, answers
+    // marked no-store. Compare with raw_transport for what the library costs per call.
+    client("client_full_stack_logging_info", transport: noStore) {
+        [
+            TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(logger: infoLogger),
+            AuthenticationMiddleware(tokenProvider: benchmarkSession()),
+            RequestDeduplicator(),
+            HTTPCache(storage: MemoryCacheStorage()),
+            RetryMiddleware(),
+        ]
+    }
+
     // The whole default order (ARCHITECTURE.md), every concern on, nothing bootstrapped.
     client("client_full_stack") {
-        let session = TokenRefresher(store: InMemoryTokenStore(AuthToken(accessToken: "benchmark-token"))) { token in token }
-        return [
+        [
             TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(),
-            AuthenticationMiddleware(tokenProvider: session),
+            AuthenticationMiddleware(tokenProvider: benchmarkSession()),
             RequestDeduplicator(),
             HTTPCache(storage: MemoryCacheStorage()),
             RetryMiddleware(),

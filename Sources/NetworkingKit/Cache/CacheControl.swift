@@ -71,6 +71,27 @@ struct CacheControl: Sendable, Equatable {
     /// Splits one field line into directives, respecting quoted strings (a `no-cache="a, b"`
     /// argument holds a comma).
     private static func split(_ line: String) -> [(String, String?)] {
+        // Without a quoted string (nearly every line: `no-store`, `public, max-age=60`), the
+        // directives are the comma-separated parts, taken as slices of the line.
+        guard line.utf8.contains(UInt8(ascii: "\"")) else {
+            return line.split(separator: ",", omittingEmptySubsequences: true).compactMap(directive)
+        }
+        return splitQuoted(line)
+    }
+
+    /// A directive without quotes: its name lowercased, and its argument when it has one.
+    private static func directive(_ part: Substring) -> (String, String?)? {
+        let trimmed = part.trimmingHTTPWhitespace()
+        guard !trimmed.isEmpty else { return nil }
+        guard let equals = trimmed.firstIndex(of: "=") else { return (trimmed.lowercased(), nil) }
+        return (
+            trimmed[..<equals].trimmingHTTPWhitespace().lowercased(),
+            trimmed[trimmed.index(after: equals)...].trimmingHTTPWhitespace()
+        )
+    }
+
+    /// The directives of a line with quoted strings, whose commas and escapes are the strings'.
+    private static func splitQuoted(_ line: String) -> [(String, String?)] {
         var result: [(String, String?)] = []
         var current = ""
         var inQuotes = false

@@ -49,6 +49,8 @@ public final class HTTPCache: Middleware {
     public let storage: any CacheStorage
     let now: @Sendable () -> Date
     private let revalidations = BackgroundRevalidations()
+    /// The credential partitions of the calls, hashed once per credential.
+    private let partitions = CachePartition.Digests()
 
     /// Creates a cache.
     /// - Parameters:
@@ -105,7 +107,7 @@ public final class HTTPCache: Middleware {
         let directives = CacheControl(request.headerFields, pragmaFallback: true)
         let policy = context.options.cachePolicy
         let exchange = Exchange(
-            request: request, body: body, url: url, partition: CachePartition.partition(for: request),
+            request: request, body: body, url: url, partition: partitions.partition(for: request),
             directives: directives, context: context)
         let conditional = Validation.isConditional(request)
         let rangeValue = request.headerFields[.range]
@@ -406,7 +408,7 @@ public final class HTTPCache: Middleware {
         var asGet = request
         asGet.method = .get
         let exchange = Exchange(
-            request: asGet, body: nil, url: url, partition: CachePartition.partition(for: request),
+            request: asGet, body: nil, url: url, partition: partitions.partition(for: request),
             directives: CacheControl(request.headerFields, pragmaFallback: true), context: context)
         let (kept, keptBody) = try await keep(
             response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)
@@ -428,7 +430,7 @@ public final class HTTPCache: Middleware {
         var request: HTTPRequest
         var body: HTTPBody?
         let url: String
-        /// The credentials' partition (``CachePartition/partition(for:)``), worked out once per call.
+        /// The credentials' partition (``CachePartition/Digests``), worked out once per call.
         let partition: String
         let directives: CacheControl
         var context: RequestContext

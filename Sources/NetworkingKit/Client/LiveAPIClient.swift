@@ -105,7 +105,7 @@ public struct LiveAPIClient: APIClient {
         }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
-        logger[metadataKey: "request-id"] = "\(requestID)"
+        logger[metadataKey: "request-id"] = .string(requestID)
         let deadline = callTimeout.map { start + $0 }
         var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
         context.operation = OperationName(options: options, endpoint: target.endpoint)
@@ -279,7 +279,14 @@ public struct LiveAPIClient: APIClient {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         value ^= value >> 31
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        // Sixteen hex digits written in place: one allocation, where padding a radix-16 string took three.
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 {
+                digits[index] = hexDigits[Int(truncatingIfNeeded: value >> (60 - 4 * index)) & 0xF]
+            }
+            return 16
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

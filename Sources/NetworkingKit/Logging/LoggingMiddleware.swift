@@ -103,7 +103,7 @@ public struct LoggingMiddleware: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var logger = self.logger ?? context.logger
+        let logger = self.logger ?? context.logger
         // A no-op logger drops every line an inner middleware writes: nothing to redact.
         let innerLogs = !(context.logger.handler is SwiftLogNoOpLogHandler)
         // Some line of its own is written when the logger takes the most severe of the three levels.
@@ -117,10 +117,10 @@ public struct LoggingMiddleware: Middleware {
             inner.logger = context.logger.redacting(with: redaction, hiding: secrets)
         }
         guard logsOwnLines else { return try await next(request, body, inner) }
-        logger[metadataKey: "request-id"] = "\(context.requestID)"
         let showsHeaders = logsHeaders || logger.logLevel <= .trace
         var summary = CallSummary(
-            request: request, attempt: context.attempt, operation: context.operation, redaction: redaction, secrets: secrets)
+            request: request, requestID: context.requestID, attempt: context.attempt, operation: context.operation,
+            redaction: redaction, secrets: secrets)
         if logger.logLevel <= requestLevel {
             logger.log(
                 level: requestLevel, "Sending request",
@@ -268,11 +268,12 @@ public struct LoggingMiddleware: Middleware {
     }
 }
 
-/// What every line of one call shows: method, URL and attempt. The redacted URL is worked out
-/// only for a line that is written (a logger at `.info` writes failures alone), and once per call:
-/// the request and response lines show the same URL.
+/// What every line of one call shows: method, URL, attempt and request id. It is worked out only
+/// for a line that is written (a logger at `.info` writes failures alone), the redacted URL once
+/// per call: the request and response lines show the same URL.
 private struct CallSummary {
     let request: HTTPRequest
+    let requestID: String
     let attempt: Int
     /// Named in the metadata when the call has a name (``RequestContext/operationName``).
     let operation: OperationName
@@ -280,9 +281,13 @@ private struct CallSummary {
     let secrets: LazySecrets
     private var url: String?
 
-    init(request: HTTPRequest, attempt: Int, operation: OperationName, redaction: Redaction, secrets: LazySecrets) {
+    init(
+        request: HTTPRequest, requestID: String, attempt: Int, operation: OperationName, redaction: Redaction,
+        secrets: LazySecrets
+    ) {
         self.operation = operation
         self.request = request
+        self.requestID = requestID
         self.attempt = attempt
         self.redaction = redaction
         self.secrets = secrets
@@ -295,6 +300,7 @@ private struct CallSummary {
             "http.method": "\(request.method.rawValue)",
             "http.url": "\(shown)",
             "attempt": "\(attempt)",
+            "request-id": .string(requestID),
         ]
         if let name = operation.name { metadata["operation"] = "\(name)" }
         return metadata

@@ -1,13 +1,37 @@
 #if DemoAPI
+import Foundation
+
 /// What one round of one scenario measured.
 struct BenchRound: Sendable {
     /// From the first request sent to the last answer decoded.
     let elapsed: Duration
     /// Each request's time, from send to decoded answer.
     let latencies: [Duration]
+    /// The process's CPU time (user and system, every thread) over the round.
+    let cpu: Duration
 
     var requestsPerSecond: Double {
         Double(latencies.count) / elapsed.seconds
+    }
+
+    /// CPU time per request: what the client costs, steadier than throughput on a machine whose
+    /// cores are shared with the server and whatever else runs.
+    var cpuPerRequest: Duration {
+        cpu / latencies.count
+    }
+
+    /// The CPU time the process has used so far, every thread, user and system.
+    static func processCPUTime() -> Duration {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func duration(_ time: timeval) -> Duration {
+            .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
+        }
+        return duration(usage.ru_utime) + duration(usage.ru_stime)
     }
 }
 
@@ -18,6 +42,7 @@ struct BenchLoad: Sendable {
 
     func run(_ scenario: BenchScenario) async throws -> BenchRound {
         let clock = ContinuousClock()
+        let cpuAtStart = BenchRound.processCPUTime()
         let start = clock.now
         let (requests, concurrency) = (requests, concurrency)
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
@@ -38,7 +63,8 @@ struct BenchLoad: Sendable {
             for try await part in group { all += part }
             return all
         }
-        return BenchRound(elapsed: clock.now - start, latencies: latencies)
+        let elapsed = clock.now - start
+        return BenchRound(elapsed: elapsed, latencies: latencies, cpu: BenchRound.processCPUTime() - cpuAtStart)
     }
 }
 
@@ -49,11 +75,14 @@ struct BenchSummary: Sendable {
     let requestsPerSecond: Double
     let p50: Duration
     let p99: Duration
+    /// The median round's CPU time per request.
+    let cpuPerRequest: Duration
 
     init(scenario: String, rounds: [BenchRound]) {
         self.scenario = scenario
         let throughputs = rounds.map(\.requestsPerSecond).sorted()
         self.requestsPerSecond = throughputs[throughputs.count / 2]
+        self.cpuPerRequest = rounds.map(\.cpuPerRequest).sorted()[rounds.count / 2]
         let latencies = rounds.flatMap(\.latencies).sorted()
         self.p50 = latencies[(latencies.count - 1) / 2]
         self.p99 = latencies[(latencies.count - 1) * 99 / 100]

@@ -1,8 +1,9 @@
 #if DemoAPI
 import Foundation
 
-/// The table `netkit bench` prints for one transport: each scenario's throughput and latency,
-/// and its throughput as a ratio to the first scenario's (the bare transport) from the same run.
+/// The table `netkit bench` prints for one transport: each scenario's throughput, latency and CPU
+/// time per request, as they are and as ratios to the first scenario's (the raw library) from the
+/// same run. Both ratios read the same way: 1.00 is the raw library's cost, below is dearer.
 struct BenchReport {
     let transport: String
     let summaries: [BenchSummary]
@@ -13,14 +14,17 @@ struct BenchReport {
         var lines = [transport]
         lines.append(
             "  " + "scenario".padding(width) + "req/s".leftPadding(9) + "p50 µs".leftPadding(10)
-                + "p99 µs".leftPadding(10) + "vs raw".leftPadding(9))
+                + "p99 µs".leftPadding(10) + "vs raw".leftPadding(9)
+                + "CPU µs".leftPadding(9) + "CPU vs raw".leftPadding(12))
         for summary in summaries {
             lines.append(
                 "  " + summary.scenario.padding(width)
                     + String(format: "%.0f", summary.requestsPerSecond).leftPadding(9)
                     + String(format: "%.0f", summary.p50.seconds * 1e6).leftPadding(10)
                     + String(format: "%.0f", summary.p99.seconds * 1e6).leftPadding(10)
-                    + String(format: "%.2f", summary.requestsPerSecond / baseline.requestsPerSecond).leftPadding(9))
+                    + String(format: "%.2f", summary.requestsPerSecond / baseline.requestsPerSecond).leftPadding(9)
+                    + String(format: "%.1f", summary.cpuPerRequest.seconds * 1e6).leftPadding(9)
+                    + String(format: "%.2f", baseline.cpuPerRequest.seconds / summary.cpuPerRequest.seconds).leftPadding(12))
         }
         return lines
     }

@@ -77,6 +77,23 @@ struct HTTPCacheVaryTests {
         #expect(harness.networkCount == 2)
     }
 
+    @Test("Credentials differing only in their Cookie, sent in turn, each get a partition of their own")
+    func partitionByCookieInTurn() async throws {
+        let harness = CacheHarness { request in
+            ok(request.header("Cookie") ?? "none", ["Cache-Control": "max-age=100"])
+        }
+        let first = ["Authorization": "Bearer shared", "Cookie": "session=1"]
+        let second = ["Authorization": "Bearer shared", "Cookie": "session=2"]
+        #expect(try await harness.send(headers: first).body == "session=1")
+        #expect(try await harness.send(headers: second).body == "session=2")
+        for _ in 0..<2 {
+            #expect(try await harness.send(headers: first).body == "session=1")
+            #expect(try await harness.send(headers: second).body == "session=2")
+        }
+        #expect(harness.networkCount == 2)
+        #expect(await harness.storage.all().keys.filter { !$0.partition.isEmpty }.count == 2)
+    }
+
     @Test("A response fetched with one Authorization is not served to another or to none")
     func partitionByAuthorization() async throws {
         let harness = CacheHarness { request in

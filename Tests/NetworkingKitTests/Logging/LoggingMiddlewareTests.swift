@@ -22,7 +22,7 @@ struct LoggingMiddlewareTests {
         #expect(sent.metadata["http.url"] == "https://api.example.com/v1/films?api_key=%3Credacted%3E&page=2")
         #expect(sent.metadata["attempt"] == "1")
         let requestID = try #require(sent.metadata["request-id"])
-        #expect(!requestID.isEmpty)
+        #expect(requestID.count == 16 && requestID.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         #expect(received.metadata["request-id"] == requestID)
         #expect(received.metadata["http.status"] == "200")
         #expect(received.metadata["attempt"] == "1")
