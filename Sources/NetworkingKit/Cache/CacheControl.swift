@@ -15,34 +15,45 @@ struct CacheControl: Sendable, Equatable {
         case invalid
     }
 
-    /// Lowercased directive names to their argument (unquoted), `nil` for a bare directive.
-    private(set) var directives: [String: String?] = [:]
+    /// A directive: its lowercased name, and its argument (unquoted), `nil` for a bare one.
+    struct Directive: Sendable, Equatable {
+        let name: String
+        let argument: String?
+    }
+
+    /// The directives in the order they came; a lookup finds the first of a name. A list, not a
+    /// dictionary: a line holds a handful, and this is parsed several times per call.
+    private(set) var directives: [Directive] = []
+
+    private static let pragma = HTTPField.Name("Pragma")
 
     /// Parses every `Cache-Control` field line of `fields`; with `pragmaFallback`, a request's
     /// `Pragma: no-cache` counts as `no-cache` when it has no `Cache-Control` (RFC 9111 §5.4).
     init(_ fields: HTTPFields, pragmaFallback: Bool = false) {
         let lines = fields[values: .cacheControl]
         for line in lines {
-            for (name, argument) in Self.split(line) where directives[name] == nil {
-                directives[name] = .some(argument)
-            }
+            directives += Self.split(line)
         }
-        if pragmaFallback, lines.isEmpty,
-            let pragma = HTTPField.Name("Pragma"),
+        if pragmaFallback, lines.isEmpty, let pragma = Self.pragma,
             fields[values: pragma].contains(where: { $0.lowercased().contains("no-cache") })
         {
-            directives["no-cache"] = .some(nil)
+            directives.append(Directive(name: "no-cache", argument: nil))
         }
+    }
+
+    /// The first directive named `name`: `.some(nil)` when it is bare, `nil` when it is absent.
+    private func argument(of name: String) -> String?? {
+        directives.first { $0.name == name }.map(\.argument)
     }
 
     /// Whether the directive is present, with or without an argument.
     func has(_ name: String) -> Bool {
-        directives[name] != nil
+        argument(of: name) != nil
     }
 
     /// The directive's argument as delta-seconds, or `nil` when the directive is absent.
     func seconds(_ name: String) -> Seconds? {
-        guard let entry = directives[name] else { return nil }
+        guard let entry = argument(of: name) else { return nil }
         guard let argument = entry, argument.isASCIIDigits else { return .invalid }
         // RFC 9111 §1.2.2: a delta-seconds too large to represent is 2^31.
         return .valid(Int(argument).map { min($0, 2_147_483_648) } ?? 2_147_483_648)
@@ -63,14 +74,14 @@ struct CacheControl: Sendable, Equatable {
     /// `max-stale` as a request sends it: `nil` when absent, `Int.max` when bare ("any staleness",
     /// RFC 9111 §5.2.1.2), an invalid argument counting as none accepted.
     var maxStale: Int? {
-        guard let entry = directives["max-stale"] else { return nil }
+        guard let entry = argument(of: "max-stale") else { return nil }
         guard entry != nil else { return Int.max }
         return validSeconds("max-stale") ?? 0
     }
 
     /// Splits one field line into directives, respecting quoted strings (a `no-cache="a, b"`
     /// argument holds a comma).
-    private static func split(_ line: String) -> [(String, String?)] {
+    private static func split(_ line: String) -> [Directive] {
         // Without a quoted string (nearly every line: `no-store`, `public, max-age=60`), the
         // directives are the comma-separated parts, taken as slices of the line.
         guard line.utf8.contains(UInt8(ascii: "\"")) else {
@@ -80,19 +91,18 @@ struct CacheControl: Sendable, Equatable {
     }
 
     /// A directive without quotes: its name lowercased, and its argument when it has one.
-    private static func directive(_ part: Substring) -> (String, String?)? {
+    private static func directive(_ part: Substring) -> Directive? {
         let trimmed = part.trimmingHTTPWhitespace()
         guard !trimmed.isEmpty else { return nil }
-        guard let equals = trimmed.firstIndex(of: "=") else { return (trimmed.lowercased(), nil) }
-        return (
-            trimmed[..<equals].trimmingHTTPWhitespace().lowercased(),
-            trimmed[trimmed.index(after: equals)...].trimmingHTTPWhitespace()
-        )
+        guard let equals = trimmed.firstIndex(of: "=") else { return Directive(name: trimmed.lowercased(), argument: nil) }
+        return Directive(
+            name: trimmed[..<equals].trimmingHTTPWhitespace().lowercased(),
+            argument: trimmed[trimmed.index(after: equals)...].trimmingHTTPWhitespace())
     }
 
     /// The directives of a line with quoted strings, whose commas and escapes are the strings'.
-    private static func splitQuoted(_ line: String) -> [(String, String?)] {
-        var result: [(String, String?)] = []
+    private static func splitQuoted(_ line: String) -> [Directive] {
+        var result: [Directive] = []
         var current = ""
         var inQuotes = false
         var escaped = false
@@ -123,9 +133,9 @@ struct CacheControl: Sendable, Equatable {
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                     value = String(value.dropFirst().dropLast())
                 }
-                result.append((name, value))
+                result.append(Directive(name: name, argument: value))
             } else {
-                result.append((trimmed.lowercased(), nil))
+                result.append(Directive(name: trimmed.lowercased(), argument: nil))
             }
         }
         return result

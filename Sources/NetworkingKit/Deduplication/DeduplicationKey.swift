@@ -24,6 +24,9 @@ import HTTPTypes
 /// made from (held by the call and by each waiter) holds the very same values. The key is never
 /// logged, and its `description` and mirror leave the header values out.
 struct DeduplicationKey: Hashable, Sendable {
+    /// The hash of everything below, worked out once: the table of calls in flight hashes a key
+    /// up to four times per call, and every header field each time.
+    private let digest: Int
     /// A header field, by its lowercased name.
     struct Field: Hashable, Sendable {
         let name: String
@@ -68,6 +71,20 @@ struct DeduplicationKey: Hashable, Sendable {
         self.timeout = options.timeout
         self.maxResponseBodySize = options.maxResponseBodySize
         self.redirectPolicy = options.redirectPolicy
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(scheme)
+        hasher.combine(authority)
+        hasher.combine(path)
+        hasher.combine(self.fields)
+        hasher.combine(timeout)
+        hasher.combine(maxResponseBodySize)
+        hasher.combine(redirectPolicy)
+        self.digest = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
     }
 
     /// Whether a field is a request directive that forbids answering from anything but a call of
