@@ -84,6 +84,8 @@ enum PercentEncoding {
         keepingEscapes: Bool,
         spaceAsPlus: Bool = false
     ) -> String {
+        // Nearly every path segment and query value needs no escape: it is its own encoding.
+        if value.utf8.allSatisfy(allowed) { return value }
         let bytes = Array(value.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

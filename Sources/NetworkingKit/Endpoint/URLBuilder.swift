@@ -67,9 +67,11 @@ enum URLBuilder {
         headerFields: HTTPFields
     ) -> HTTPRequest? {
         guard !isAbsolute(path), endpointBase.scheme == nil else { return nil }
+        var segments = splitPath(endpointBase.relativeString)
+        segments = segments.isEmpty ? splitPath(path) : segments + splitPath(path)
         let target = requestTarget(
-            basePath: base.path, baseQuery: base.query, segments: splitPath(endpointBase.relativeString) + splitPath(path),
-            trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
+            basePath: base.path, baseQuery: base.query, segments: segments, trailingSlash: path.hasSuffix("/"),
+            queryItems: queryItems)
         return HTTPRequest(
             method: method, scheme: base.scheme, authority: base.authority,
             path: target.query.map { "\(target.path)?\($0)" } ?? target.path, headerFields: headerFields)
@@ -83,10 +85,13 @@ enum URLBuilder {
         var path = basePath
         if !segments.isEmpty {
             while path.hasSuffix("/") { path.removeLast() }
-            let encoded = segments.map {
-                PercentEncoding.encodeSegment(String($0), keepingEscapes: true)
+            // Written into one string: a segment that needs no escape is copied as it is.
+            path.reserveCapacity(path.utf8.count + segments.reduce(1) { $0 + $1.utf8.count + 1 })
+            for segment in segments {
+                path += "/"
+                path += PercentEncoding.encodeSegment(String(segment), keepingEscapes: true)
             }
-            path += "/" + encoded.joined(separator: "/") + (trailingSlash ? "/" : "")
+            if trailingSlash { path += "/" }
         } else if path.isEmpty {
             path = "/"
         }

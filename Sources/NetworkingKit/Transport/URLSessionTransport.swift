@@ -132,7 +132,7 @@ public final class URLSessionTransport: HTTPTransport {
             task = session.uploadTask(with: urlRequest, fromFile: file)
         }
         // The reader stopped early (size limit reached, task cancelled, body dropped).
-        let answerBody = SpillingBody { task.cancel() }
+        let answerBody = SpillingBody { [delegate] in delegate.cancel(task) }
         let answer: (HTTPResponse, HTTPBody?)
         do {
             answer = try await exchange(
@@ -173,7 +173,7 @@ public final class URLSessionTransport: HTTPTransport {
                 // Cancelled before the task was registered: the handler below found nothing to fail.
                 if Task.isCancelled {
                     delegate.fail(task, with: .cancelled)
-                    task.cancel()
+                    delegate.cancel(task)
                     return
                 }
                 if let timeout {
@@ -183,7 +183,7 @@ public final class URLSessionTransport: HTTPTransport {
             }
         } onCancel: {
             delegate.fail(task, with: .cancelled)
-            task.cancel()
+            delegate.cancel(task)
         }
     }
 

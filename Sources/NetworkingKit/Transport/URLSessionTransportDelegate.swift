@@ -43,6 +43,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     private let tasks = LockedState<[Int: TaskState]>([:])
+    /// Uploads to cancel once the last byte of their file has gone (see ``cancel(_:)``).
+    private let cancelWhenSent = LockedState<Set<Int>>([])
     /// The app's answer to authentication challenges; `nil` for URLSession's default handling.
     private let challengeHandler: URLSessionTransport.ChallengeHandler?
 
@@ -79,7 +81,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
                 tasks[task.taskIdentifier]?.timedOut = true
                 return true
             }
-            if isRunning { task.cancel() }
+            if isRunning { self.cancel(task) }
         }
         let stored = tasks.withLock { tasks -> Bool in
             guard tasks[task.taskIdentifier] != nil else { return false }
@@ -88,6 +90,27 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
         // The call ended (cancelled) before its deadline could be stored: nothing will disarm it.
         if !stored { DeadlineWatch.shared.disarm(deadline) }
+    }
+
+    /// Cancels `task`, now, or for an upload still sending its file on Linux, once the file has
+    /// gone.
+    ///
+    /// FoundationNetworking reads an uploaded file ahead, and pauses the transfer while a read is
+    /// pending; a read that completes after the task was cancelled unpauses a transfer libcurl no
+    /// longer knows, which fails, and FoundationNetworking stops the process on that failure
+    /// (`EasyHandle.swift`, a `try!`; about one cancelled upload in four here). The call itself
+    /// ends at once (``fail(_:with:)``); only the transfer finishes sending first. An upload that
+    /// a server stops reading ends with URLSession's own timeout.
+    func cancel(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+        if task is URLSessionUploadTask, task.countOfBytesExpectedToSend > 0 {
+            _ = cancelWhenSent.withLock { $0.insert(task.taskIdentifier) }
+            // The last bytes may have gone meanwhile, before the set held the task.
+            guard task.countOfBytesSent >= task.countOfBytesExpectedToSend else { return }
+            guard cancelWhenSent.withLock({ $0.remove(task.taskIdentifier) != nil }) else { return }
+        }
+        #endif
+        task.cancel()
     }
 
     /// Ends a task's call with `error`, whatever stage it is in; does nothing once it has ended.
@@ -107,7 +130,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         guard let httpURLResponse = response as? HTTPURLResponse, let httpResponse = httpURLResponse.httpResponse else {
             fail(dataTask, with: .transport(TransportFailure(kind: .invalidResponse)))
             completionHandler(.cancel)
-            dataTask.cancel()
+            cancel(dataTask)
             return
         }
         // FoundationNetworking hands an interim answer (102 Processing, 103 Early Hints) over as
@@ -124,7 +147,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             // end is unknowable, so the answer is refused, as AsyncHTTPClient refuses it.
             fail(dataTask, with: error as? NetworkError ?? .transport(TransportFailure(kind: .invalidResponse)))
             completionHandler(.cancel)
-            dataTask.cancel()
+            cancel(dataTask)
             return
         }
         let started: (CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>, HTTPBody)? = tasks.withLock { tasks in
@@ -173,7 +196,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             // libcurl inflates a gzip bomb as fast as it can: stop keeping bytes at the limit and
             // cancel, instead of buffering what the reader will refuse anyway.
             fail(dataTask, with: .responseTooLarge(limit: limit, request: request))
-            dataTask.cancel()
+            cancel(dataTask)
         case .drop:
             // Delivered after the call ended (cancelled, failed, over the limit): nobody reads it.
             break
@@ -196,11 +219,17 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
+        if totalBytesExpectedToSend > 0, totalBytesSent >= totalBytesExpectedToSend,
+            cancelWhenSent.withLock({ $0.remove(task.taskIdentifier) != nil })
+        {
+            task.cancel()
+        }
         guard bytesSent > 0, let observer = tasks.withLock({ $0[task.taskIdentifier]?.sendObserver }) else { return }
         observer(bytesSent)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        _ = cancelWhenSent.withLock { $0.remove(task.taskIdentifier) }
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.end()
         if let error {
