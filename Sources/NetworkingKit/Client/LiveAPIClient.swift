@@ -105,7 +105,10 @@ public struct LiveAPIClient: APIClient {
         }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
-        logger[metadataKey: "request-id"] = .string(requestID)
+        // A no-op logger (the default) writes nothing: setting metadata would only copy it.
+        if !(logger.handler is SwiftLogNoOpLogHandler) {
+            logger[metadataKey: "request-id"] = .string(requestID)
+        }
         let deadline = callTimeout.map { start + $0 }
         var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
         context.operation = OperationName(options: options, endpoint: target.endpoint)
@@ -124,21 +127,24 @@ public struct LiveAPIClient: APIClient {
         return (response, responseBody)
     }
 
+    /// The exchange with the answer's body read whole, within the call's size limit.
+    private func collectedExchange(_ call: Prepared) async throws -> (HTTPResponse, Data) {
+        let (response, responseBody) = try await exchange(call)
+        return (response, try await responseBody?.collect(upTo: call.limit) ?? Data())
+    }
+
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
         var summary: RequestSummary?
         do {
             let call = try prepare(target, accept: ResponseDecoding.accept(for: type))
             summary = call.summary
             try Task.checkCancellation()
-            let exchange: @Sendable () async throws -> (HTTPResponse, Data) = {
-                let (response, responseBody) = try await self.exchange(call)
-                return (response, try await responseBody?.collect(upTo: call.limit) ?? Data())
-            }
+            // A closure (and its allocation) only for a call with a deadline.
             let (response, data) =
                 if let deadline = call.deadline {
-                    try await Self.run(exchange, before: deadline, request: call.summary)
+                    try await Self.run({ try await self.collectedExchange(call) }, before: deadline, request: call.summary)
                 } else {
-                    try await exchange()
+                    try await collectedExchange(call)
                 }
             let value = try ResponseDecoding.decode(
                 type, from: data, response: response, method: call.request.method,

@@ -20,7 +20,8 @@ enum URLBuilder {
     ) throws -> URL {
         try rejectControlCharacters(in: path)
         var base: URL
-        var segments: [Substring] = []
+        // The texts whose `/`-separated segments follow the base's path, in order.
+        var segmentSources: (String?, String?) = (nil, nil)
         if isAbsolute(path) {
             guard let absolute = URL(string: path) else {
                 throw NetworkError.invalidURL(path, reason: "the absolute URL cannot be parsed")
@@ -31,12 +32,12 @@ enum URLBuilder {
                 base = endpointBase
             } else if let clientBase {
                 base = clientBase
-                segments += splitPath(endpointBase.relativeString)
+                segmentSources.0 = endpointBase.relativeString
             } else {
                 throw NetworkError.invalidURL(
                     path, reason: "no base URL: set the client's baseURL or the endpoint's absolute baseURL")
             }
-            segments += splitPath(path)
+            segmentSources.1 = path
         }
         try validate(base)
 
@@ -45,8 +46,8 @@ enum URLBuilder {
         }
         components.fragment = nil
         let target = requestTarget(
-            basePath: components.percentEncodedPath, baseQuery: components.percentEncodedQuery, segments: segments,
-            trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
+            basePath: components.percentEncodedPath, baseQuery: components.percentEncodedQuery,
+            segmentsOf: segmentSources, trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
         components.percentEncodedPath = target.path
         components.percentEncodedQuery = target.query
         guard let url = components.url else {
@@ -67,11 +68,9 @@ enum URLBuilder {
         headerFields: HTTPFields
     ) -> HTTPRequest? {
         guard !isAbsolute(path), endpointBase.scheme == nil else { return nil }
-        var segments = splitPath(endpointBase.relativeString)
-        segments = segments.isEmpty ? splitPath(path) : segments + splitPath(path)
         let target = requestTarget(
-            basePath: base.path, baseQuery: base.query, segments: segments, trailingSlash: path.hasSuffix("/"),
-            queryItems: queryItems)
+            basePath: base.path, baseQuery: base.query, segmentsOf: (endpointBase.relativeString, path),
+            trailingSlash: path.hasSuffix("/"), queryItems: queryItems)
         return HTTPRequest(
             method: method, scheme: base.scheme, authority: base.authority,
             path: target.query.map { "\(target.path)?\($0)" } ?? target.path, headerFields: headerFields)
@@ -80,17 +79,30 @@ enum URLBuilder {
     /// The percent-encoded path and query of a request: the segments escaped and joined onto the
     /// base's path, the query items appended to the base's query.
     private static func requestTarget(
-        basePath: String, baseQuery: String?, segments: [Substring], trailingSlash: Bool, queryItems: [URLQueryItem]?
+        basePath: String, baseQuery: String?, segmentsOf sources: (String?, String?), trailingSlash: Bool,
+        queryItems: [URLQueryItem]?
     ) -> (path: String, query: String?) {
         var path = basePath
-        if !segments.isEmpty {
-            while path.hasSuffix("/") { path.removeLast() }
-            // Written into one string: a segment that needs no escape is copied as it is.
-            path.reserveCapacity(path.utf8.count + segments.reduce(1) { $0 + $1.utf8.count + 1 })
-            for segment in segments {
+        func hasSegment(_ source: String?) -> Bool {
+            source?.utf8.contains { $0 != UInt8(ascii: "/") } ?? false
+        }
+        // Written into one string, segment by segment, without a list of them; a segment that
+        // needs no escape is copied as it is.
+        func appendSegments(of source: String?) {
+            guard let source else { return }
+            var rest = source[...]
+            while let start = rest.firstIndex(where: { $0 != "/" }) {
+                let end = rest[start...].firstIndex(of: "/") ?? rest.endIndex
                 path += "/"
-                path += PercentEncoding.encodeSegment(String(segment), keepingEscapes: true)
+                path += PercentEncoding.encodeSegment(String(rest[start..<end]), keepingEscapes: true)
+                rest = rest[end...]
             }
+        }
+        if hasSegment(sources.0) || hasSegment(sources.1) {
+            while path.hasSuffix("/") { path.removeLast() }
+            path.reserveCapacity(path.utf8.count + (sources.0?.utf8.count ?? 0) + (sources.1?.utf8.count ?? 0) + 2)
+            appendSegments(of: sources.0)
+            appendSegments(of: sources.1)
             if trailingSlash { path += "/" }
         } else if path.isEmpty {
             path = "/"
@@ -115,10 +127,6 @@ enum URLBuilder {
     private static func isAbsolute(_ path: String) -> Bool {
         let lowercased = path.prefix(8).lowercased()
         return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
-    }
-
-    private static func splitPath(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
     }
 
     /// Throws when a path or absolute URL as the caller wrote it holds CR, LF, NUL or another

@@ -4,7 +4,7 @@ import Foundation
 /// copy of the context, so that a middleware above the step (a cache, a logger) can tell that an
 /// answer came from another URL than the one it asked for, and the client can say so in
 /// ``Response/redirectChain``.
-final class RedirectTrace: Sendable {
+struct RedirectTrace: Sendable {
     /// The URLs the last request visited, when it was redirected; `nil` when it was answered where
     /// it was sent, which every call records and costs nothing.
     private let redirected = LockedState<[URL]?>(nil)
