@@ -30,12 +30,13 @@ struct CacheControl: Sendable, Equatable {
     /// Parses every `Cache-Control` field line of `fields`; with `pragmaFallback`, a request's
     /// `Pragma: no-cache` counts as `no-cache` when it has no `Cache-Control` (RFC 9111 §5.4).
     init(_ fields: HTTPFields, pragmaFallback: Bool = false) {
-        let lines = fields[values: .cacheControl]
-        for line in lines {
-            directives += Self.split(line)
+        var hasCacheControl = false
+        for field in fields where field.name == .cacheControl {
+            hasCacheControl = true
+            Self.parse(field.value, into: &directives)
         }
-        if pragmaFallback, lines.isEmpty, let pragma = Self.pragma,
-            fields[values: pragma].contains(where: { $0.lowercased().contains("no-cache") })
+        if pragmaFallback, !hasCacheControl, let pragma = Self.pragma,
+            fields.contains(where: { $0.name == pragma && $0.value.lowercased().contains("no-cache") })
         {
             directives.append(Directive(name: "no-cache", argument: nil))
         }
@@ -81,13 +82,19 @@ struct CacheControl: Sendable, Equatable {
 
     /// Splits one field line into directives, respecting quoted strings (a `no-cache="a, b"`
     /// argument holds a comma).
-    private static func split(_ line: String) -> [Directive] {
+    private static func parse(_ line: String, into directives: inout [Directive]) {
         // Without a quoted string (nearly every line: `no-store`, `public, max-age=60`), the
         // directives are the comma-separated parts, taken as slices of the line.
-        guard line.utf8.contains(UInt8(ascii: "\"")) else {
-            return line.split(separator: ",", omittingEmptySubsequences: true).compactMap(directive)
+        guard !line.utf8.contains(UInt8(ascii: "\"")) else {
+            directives += splitQuoted(line)
+            return
         }
-        return splitQuoted(line)
+        var rest = line[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: ",") ?? rest.endIndex
+            if let directive = directive(rest[..<end]) { directives.append(directive) }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        }
     }
 
     /// A directive without quotes: its name lowercased, and its argument when it has one.

@@ -87,7 +87,13 @@ enum CachePartition {
         if !pathAndQuery.isEmpty, !pathAndQuery.utf8.contains(UInt8(ascii: "#")),
             !scheme.utf8.contains(where: isUppercaseASCII), !authority.utf8.contains(where: isUppercaseASCII)
         {
-            return scheme + "://" + authority + pathAndQuery
+            var key = ""
+            key.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + pathAndQuery.utf8.count)
+            key += scheme
+            key += "://"
+            key += authority
+            key += pathAndQuery
+            return key
         }
         let withoutFragment = pathAndQuery.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
         let path = withoutFragment.map(String.init) ?? pathAndQuery

@@ -95,7 +95,7 @@ struct RedactedError: Error, CustomStringConvertible {
 }
 
 /// The secrets of a call, worked out the first time a line is actually logged.
-final class LazySecrets: Sendable {
+struct LazySecrets: Sendable {
     private let compute: @Sendable () -> [String]
     private let cache = LockedState<[String]?>(nil)
 
