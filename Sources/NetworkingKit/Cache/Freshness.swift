@@ -7,6 +7,8 @@ struct Freshness: Sendable, Equatable {
     let lifetime: Double
     /// How old the response is now (§4.2.3's `current_age`).
     let currentAge: Double
+    /// The response's `Cache-Control`, parsed once here for the reuse rules as well.
+    let cacheControl: CacheControl
 
     /// Whether the response is still fresh: `freshness_lifetime > current_age` (§4.2).
     var isFresh: Bool { lifetime > currentAge }
@@ -18,17 +20,27 @@ struct Freshness: Sendable, Equatable {
     init(of entry: CachedResponse, now: Date) {
         let fields = entry.response.headerFields
         let dateValue = fields[.date].flatMap(HTTPDate.parse)
+        let cacheControl = CacheControl(fields)
+        self.cacheControl = cacheControl
         self.lifetime = Self.lifetime(
-            status: entry.response.status.code, fields: fields, dateValue: dateValue ?? entry.responseTime)
+            status: entry.response.status.code, fields: fields, cacheControl: cacheControl,
+            dateValue: dateValue ?? entry.responseTime)
         self.currentAge = Self.currentAge(
             fields: fields, dateValue: dateValue, requestTime: entry.requestTime, responseTime: entry.responseTime,
             now: now)
     }
 
+    /// How old `entry` is at `now` (§4.2.3), without working out its lifetime.
+    static func currentAge(of entry: CachedResponse, now: Date) -> Double {
+        let fields = entry.response.headerFields
+        return currentAge(
+            fields: fields, dateValue: fields[.date].flatMap(HTTPDate.parse), requestTime: entry.requestTime,
+            responseTime: entry.responseTime, now: now)
+    }
+
     /// The freshness lifetime (§4.2.1): `max-age`, else `Expires` minus `Date`, else a heuristic.
     /// `s-maxage` is for shared caches and is ignored here.
-    static func lifetime(status: Int, fields: HTTPFields, dateValue: Date) -> Double {
-        let cacheControl = CacheControl(fields)
+    static func lifetime(status: Int, fields: HTTPFields, cacheControl: CacheControl, dateValue: Date) -> Double {
         switch cacheControl.seconds("max-age") {
         case .valid(let seconds): return Double(seconds)
         // §4.2.1: a max-age that is not an integer should make the response stale.

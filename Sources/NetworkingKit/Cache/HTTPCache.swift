@@ -148,7 +148,7 @@ public final class HTTPCache: Middleware {
             return try await load(exchange, next: next, replacing: stored)
         }
         let freshness = Freshness(of: found.entry, now: now)
-        switch Reuse(entry: CacheControl(found.entry.response.headerFields), freshness: freshness, request: directives) {
+        switch Reuse(entry: freshness.cacheControl, freshness: freshness, request: directives) {
         case .fresh:
             context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
             return Self.answer(found.entry, as: .hit, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
@@ -440,16 +440,24 @@ public final class HTTPCache: Middleware {
     /// from the shared one, which a request with credentials may use only for `public` responses.
     private func lookup(_ exchange: Exchange) async -> Found? {
         let (request, url, partition) = (exchange.request, exchange.url, exchange.partition)
+        // The most recent match, the shared partition's first on a tie, found without lists.
+        var best: Found?
+        func consider(_ entries: [CachedResponse], under key: CacheKey, publicOnly: Bool) {
+            for entry in entries
+            where (!publicOnly || CacheControl(entry.response.headerFields).isPublic)
+                && StoredFields.matches(entry, request: request)
+                && best.map({ $0.entry.responseTime < entry.responseTime }) ?? true
+            {
+                best = Found(key: key, entry: entry)
+            }
+        }
         let shared = CacheKey(url: url)
-        var candidates = await storage.responses(for: shared)
-            .filter { partition.isEmpty || CacheControl($0.response.headerFields).isPublic }
-            .map { Found(key: shared, entry: $0) }
+        consider(await storage.responses(for: shared), under: shared, publicOnly: !partition.isEmpty)
         if !partition.isEmpty {
             let own = CacheKey(url: url, partition: partition)
-            candidates += await storage.responses(for: own).map { Found(key: own, entry: $0) }
+            consider(await storage.responses(for: own), under: own, publicOnly: false)
         }
-        return candidates.filter { StoredFields.matches($0.entry, request: request) }
-            .max { $0.entry.responseTime < $1.entry.responseTime }
+        return best
     }
 
     /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
@@ -479,10 +487,18 @@ public final class HTTPCache: Middleware {
     private static func stamped(_ response: HTTPResponse, from entry: CachedResponse, as status: CacheStatus?, now: Date)
         -> HTTPResponse
     {
-        let freshness = Freshness(of: entry, now: now)
+        // The lifetime only when the status is to be worked out: the age needs none.
+        let (age, shown): (Double, CacheStatus)
+        if let status {
+            (age, shown) = (Freshness.currentAge(of: entry, now: now), status)
+        } else {
+            let freshness = Freshness(of: entry, now: now)
+            (age, shown) = (freshness.currentAge, freshness.isFresh ? .hit : .stale)
+        }
         var response = response
-        response.headerFields[.age] = String(Int(freshness.currentAge.rounded(.down)))
-        return marked(response, status ?? (freshness.isFresh ? .hit : .stale))
+        response.headerFields[.age] = String(Int(age.rounded(.down)))
+        response.headerFields[.xCache] = shown.rawValue
+        return response
     }
 
     private static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {
