@@ -23,11 +23,14 @@ enum ResponseDecoding {
         decoder: JSONDecoder,
         request: RequestSummary
     ) throws -> T {
-        let hasNoBody = method == .head || [204, 205, 304].contains(response.status.code)
+        let hasNoBody =
+            method == .head || response.status.code == 204 || response.status.code == 205
+            || response.status.code == 304
         let body = hasNoBody ? Data() : data
 
-        if let value = EmptyResponse() as? T { return value }
-        if let value = body as? T { return value }
+        // Compared as types first: a cast to a type it cannot be costs a dynamic cast per call.
+        if T.self == EmptyResponse.self || T.self == EmptyResponse?.self, let value = EmptyResponse() as? T { return value }
+        if T.self == Data.self || T.self == Data?.self, let value = body as? T { return value }
         if T.self == String.self {
             guard let text = String(data: body, encoding: .utf8), let value = text as? T else {
                 throw failure(type, body, reason: "the body is not valid UTF-8 text", request: request)

@@ -82,7 +82,11 @@ public struct RequestOptions: Sendable {
 
     /// The value stored for `key`, or its default.
     public subscript<Key: RequestOptionKey>(_ key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        get {
+            // Most options are never set: no lookup, and no cast of a value that is not there.
+            guard !values.isEmpty, let value = values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            return value as? Key.Value ?? Key.defaultValue
+        }
         set { values[ObjectIdentifier(key)] = newValue }
     }
 
