@@ -16,7 +16,9 @@ struct BenchCommand: AsyncParsableCommand {
             used directly (raw AsyncHTTPClient, or raw URLSession), NetworkingKit's bare transport, \
             the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
             client with the whole default middleware stack logging at info. Rounds are interleaved \
-            and the median round is reported; "vs raw" is throughput as a ratio to the raw library. \
+            and the median round is reported; "vs raw" is throughput as a ratio to the raw library, \
+            "CPU vs raw" the process's CPU time per request as a ratio read the same way (below 1 is \
+            dearer). \
             With --url, any server answering GET /todos/{id} with a todo will do (nginx: see the \
             README). Build with -c release for figures worth quoting. The allocation and instruction counts per call are \
             in the Benchmarks package (swift package benchmark).
