@@ -129,17 +129,19 @@ public final class HTTPCache: Middleware {
 
         switch policy {
         case .returnCacheDataDontLoad:
-            guard let found else { return Self.gatewayTimeout() }
-            return Self.answer(found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            guard let found else { return CachedAnswer.gatewayTimeout() }
+            return CachedAnswer.answer(
+                found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .returnCacheDataElseLoad:
             guard let found else { return try await load(exchange, next: next, replacing: stored) }
-            return Self.answer(found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(
+                found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .useProtocolCachePolicy, .reloadIgnoringCacheData:
             break
         }
 
         guard let found else {
-            if directives.onlyIfCached { return Self.gatewayTimeout() }
+            if directives.onlyIfCached { return CachedAnswer.gatewayTimeout() }
             if range == nil, !conditional, !context.options.streamsResponseBody, let part = stored,
                 let completion = PartCompletion(part.entry, now: now)
             {
@@ -151,15 +153,18 @@ public final class HTTPCache: Middleware {
         switch Reuse(entry: freshness.cacheControl, freshness: freshness, request: directives) {
         case .fresh:
             context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
-            return Self.answer(found.entry, as: .hit, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(
+                found.entry, as: .hit, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .stale:
-            return Self.answer(found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(
+                found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .staleWhileRevalidate:
             // §5.2.1.7: only-if-cached asks that the origin not be contacted, not even behind.
             if !directives.onlyIfCached { revalidateInBackground(found, exchange: exchange, next: next) }
-            return Self.answer(found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(
+                found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
         case .validate:
-            if directives.onlyIfCached { return Self.gatewayTimeout() }
+            if directives.onlyIfCached { return CachedAnswer.gatewayTimeout() }
             // The caller's own conditions or range go to the origin as they are: the cache's
             // validators would change the question.
             if conditional || range != nil {
@@ -178,7 +183,7 @@ public final class HTTPCache: Middleware {
         // An answer from another URL (a followed redirect) is not this URL's representation:
         // storing it here would serve it for the redirecting URL long after the redirect changed.
         guard !exchange.context.redirectTrace.wasRedirected else {
-            return (Self.marked(response, .miss), responseBody)
+            return (CachedAnswer.marked(response, .miss), responseBody)
         }
         return try await keep(
             response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(),
@@ -191,7 +196,7 @@ public final class HTTPCache: Middleware {
         _ response: HTTPResponse, body: HTTPBody?, exchange: Exchange, requestTime: Date, responseTime: Date,
         replacing: Found?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let marked = Self.marked(response, .miss)
+        let marked = CachedAnswer.marked(response, .miss)
         // A streamed answer (a download, a live feed) is handed on as it arrives, never held.
         guard !exchange.context.options.streamsResponseBody,
             Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives)
@@ -283,18 +288,18 @@ public final class HTTPCache: Middleware {
             if error is CancellationError || Task.isCancelled { throw error }
             if staleIfError {
                 exchange.context.logger.debug("Serving stale response after a failed revalidation")
-                return Self.serve(found.entry, as: .stale, now: now())
+                return CachedAnswer.serve(found.entry, as: .stale, now: now())
             }
             guard Self.isDisconnected(error) else { throw error }
             // §4.2.4: a cache that cannot reach the origin may serve a stale response, unless the
             // response forbids it (then §5.2.2.2 asks for a generated error, 504) or the request
             // asks for validation or a bounded age (then the failure itself is the answer).
             let stored = CacheControl(found.entry.response.headerFields)
-            if stored.mustRevalidate || stored.noCache { return Self.gatewayTimeout() }
+            if stored.mustRevalidate || stored.noCache { return CachedAnswer.gatewayTimeout() }
             let request = exchange.directives
             guard !request.noCache, !request.has("max-age"), !request.has("min-fresh") else { throw error }
             exchange.context.logger.debug("Serving stale response: the origin cannot be reached")
-            return Self.serve(found.entry, as: .stale, now: now())
+            return CachedAnswer.serve(found.entry, as: .stale, now: now())
         }
         let responseTime = now()
         if conditional, response.status == .notModified {
@@ -318,11 +323,11 @@ public final class HTTPCache: Middleware {
                     await storage.remove(found.key, varyValues: found.entry.varyValues)
                 }
             }
-            return Self.serve(freshened, as: .revalidated, now: responseTime)
+            return CachedAnswer.serve(freshened, as: .revalidated, now: responseTime)
         }
         if response.status.code >= 500, staleIfError {
             await HTTPBody.discard(responseBody)
-            return Self.serve(found.entry, as: .stale, now: responseTime)
+            return CachedAnswer.serve(found.entry, as: .stale, now: responseTime)
         }
         return try await keep(
             response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: responseTime,
@@ -458,57 +463,5 @@ public final class HTTPCache: Middleware {
             consider(await storage.responses(for: own), under: own, publicOnly: false)
         }
         return best
-    }
-
-    /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
-    /// (`status`, or `HIT`/`STALE` by its freshness when `nil`).
-    private static func serve(_ entry: CachedResponse, as status: CacheStatus?, now: Date) -> (HTTPResponse, HTTPBody?) {
-        (stamped(entry.response, from: entry, as: status, now: now), HTTPBody(entry.body))
-    }
-
-    /// A stored response as an answer: a `304` when the caller's own conditions (`request`, when it
-    /// has any) say it has the response already (RFC 9111 §4.3.2), the `selection` of its bytes as
-    /// a `206`, or the whole response.
-    private static func answer(
-        _ entry: CachedResponse, as status: CacheStatus?, now: Date, conditions request: HTTPRequest?,
-        selection: StoredRanges.Selection
-    ) -> (HTTPResponse, HTTPBody?) {
-        if let request, CallerConditions.callerHasCurrent(request, entry: entry) {
-            return (stamped(CallerConditions.notModified(entry), from: entry, as: status, now: now), nil)
-        }
-        guard case .bytes(let positions, let complete) = selection else {
-            return serve(entry, as: status, now: now)
-        }
-        let (response, body) = StoredRanges.cut(entry, to: positions, completeLength: complete)
-        return (stamped(response, from: entry, as: status, now: now), HTTPBody(body))
-    }
-
-    /// `response` (from `entry`) with the entry's current `Age` and `X-Cache`.
-    private static func stamped(_ response: HTTPResponse, from entry: CachedResponse, as status: CacheStatus?, now: Date)
-        -> HTTPResponse
-    {
-        // The lifetime only when the status is to be worked out: the age needs none.
-        let (age, shown): (Double, CacheStatus)
-        if let status {
-            (age, shown) = (Freshness.currentAge(of: entry, now: now), status)
-        } else {
-            let freshness = Freshness(of: entry, now: now)
-            (age, shown) = (freshness.currentAge, freshness.isFresh ? .hit : .stale)
-        }
-        var response = response
-        response.headerFields[.age] = String(Int(age.rounded(.down)))
-        response.headerFields[.xCache] = shown.rawValue
-        return response
-    }
-
-    private static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {
-        var response = response
-        response.headerFields[.xCache] = status.rawValue
-        return response
-    }
-
-    /// The answer when a request allows only cached responses and none fits (RFC 9111 §5.2.1.7).
-    private static func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
-        (HTTPResponse(status: .gatewayTimeout), nil)
     }
 }

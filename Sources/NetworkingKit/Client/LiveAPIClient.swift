@@ -105,8 +105,8 @@ public struct LiveAPIClient: APIClient {
         }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
-        // A no-op logger (the default) writes nothing: setting metadata would only copy it.
-        if !(logger.handler is SwiftLogNoOpLogHandler) {
+        // Setting metadata on a logger that writes nothing would only copy it.
+        if !logger.writesNothing {
             logger[metadataKey: "request-id"] = .string(requestID)
         }
         let deadline = callTimeout.map { start + $0 }

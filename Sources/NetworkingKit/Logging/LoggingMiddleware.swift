@@ -105,7 +105,7 @@ public struct LoggingMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let logger = self.logger ?? context.logger
         // A no-op logger drops every line an inner middleware writes: nothing to redact.
-        let innerLogs = !(context.logger.handler is SwiftLogNoOpLogHandler)
+        let innerLogs = !context.logger.writesNothing
         // Some line of its own is written when the logger takes the most severe of the three levels.
         let logsOwnLines = logger.logLevel <= max(requestLevel, responseLevel, failureLevel)
         // Nothing to write and nothing to hide: the call goes straight through, allocating nothing.

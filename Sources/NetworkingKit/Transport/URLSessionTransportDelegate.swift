@@ -98,7 +98,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// FoundationNetworking reads an uploaded file ahead, and pauses the transfer while a read is
     /// pending; a read that completes after the task was cancelled unpauses a transfer libcurl no
     /// longer knows, which fails, and FoundationNetworking stops the process on that failure
-    /// (`EasyHandle.swift`, a `try!`; about one cancelled upload in four here). The call itself
+    /// (a forced `try` in `EasyHandle.swift`; about one cancelled upload in four here). The call itself
     /// ends at once (``fail(_:with:)``); only the transfer finishes sending first. An upload that
     /// a server stops reading ends with URLSession's own timeout.
     func cancel(_ task: URLSessionTask) {

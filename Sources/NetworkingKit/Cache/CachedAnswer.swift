@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+
+/// What ``HTTPCache`` hands back: a stored response as an answer (its current `Age`, its
+/// `X-Cache`, a `304` or a range of it when the request asks so), a network answer marked, or the
+/// `504` of a request that allows only cached answers.
+enum CachedAnswer {
+    /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
+    /// (`status`, or `HIT`/`STALE` by its freshness when `nil`).
+    static func serve(_ entry: CachedResponse, as status: CacheStatus?, now: Date) -> (HTTPResponse, HTTPBody?) {
+        (stamped(entry.response, from: entry, as: status, now: now), HTTPBody(entry.body))
+    }
+
+    /// A stored response as an answer: a `304` when the caller's own conditions (`request`, when it
+    /// has any) say it has the response already (RFC 9111 §4.3.2), the `selection` of its bytes as
+    /// a `206`, or the whole response.
+    static func answer(
+        _ entry: CachedResponse, as status: CacheStatus?, now: Date, conditions request: HTTPRequest?,
+        selection: StoredRanges.Selection
+    ) -> (HTTPResponse, HTTPBody?) {
+        if let request, CallerConditions.callerHasCurrent(request, entry: entry) {
+            return (stamped(CallerConditions.notModified(entry), from: entry, as: status, now: now), nil)
+        }
+        guard case .bytes(let positions, let complete) = selection else {
+            return serve(entry, as: status, now: now)
+        }
+        let (response, body) = StoredRanges.cut(entry, to: positions, completeLength: complete)
+        return (stamped(response, from: entry, as: status, now: now), HTTPBody(body))
+    }
+
+    /// `response` (from `entry`) with the entry's current `Age` and `X-Cache`.
+    private static func stamped(_ response: HTTPResponse, from entry: CachedResponse, as status: CacheStatus?, now: Date)
+        -> HTTPResponse
+    {
+        // The lifetime only when the status is to be worked out: the age needs none.
+        let (age, shown): (Double, CacheStatus)
+        if let status {
+            (age, shown) = (Freshness.currentAge(of: entry, now: now), status)
+        } else {
+            let freshness = Freshness(of: entry, now: now)
+            (age, shown) = (freshness.currentAge, freshness.isFresh ? .hit : .stale)
+        }
+        var response = response
+        response.headerFields[.age] = String(Int(age.rounded(.down)))
+        response.headerFields[.xCache] = shown.rawValue
+        return response
+    }
+
+    /// `response` marked with `X-Cache: status`.
+    static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {
+        var response = response
+        response.headerFields[.xCache] = status.rawValue
+        return response
+    }
+
+    /// The answer when a request allows only cached responses and none fits (RFC 9111 §5.2.1.7).
+    static func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .gatewayTimeout), nil)
+    }
+}
