@@ -69,6 +69,8 @@ public struct AuthenticationMiddleware: Middleware {
     public let tokenProvider: any TokenProvider
     /// The app's own rule for a refused credential; `nil` for "the status is 401".
     let isAuthenticationFailure: FailureCheck?
+    /// The `Authorization` field of the token sent last.
+    private let fields = LastResult<AuthToken, HTTPField>()
 
     /// Creates the middleware.
     /// - Parameters:
@@ -97,7 +99,7 @@ public struct AuthenticationMiddleware: Middleware {
         guard let token = try await tokenProvider.validToken() else {
             return try await next(request, body, context)
         }
-        let (response, responseBody) = try await next(Self.authorize(request, with: token), body, context)
+        let (response, responseBody) = try await next(authorize(request, with: token), body, context)
         let refusal: HTTPBody?
         if let isAuthenticationFailure {
             guard response.status.code >= 400 else { return (response, responseBody) }
@@ -129,17 +131,22 @@ public struct AuthenticationMiddleware: Middleware {
         context.logger.debug(
             "Token refused; sending again with a new token",
             metadata: ["attempt": "\(replayContext.attempt)"])
-        return try await next(Self.authorize(request, with: fresh), body, replayContext)
+        return try await next(authorize(request, with: fresh), body, replayContext)
     }
 
     /// `request` with the token in its `Authorization` header.
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` when the token holds a CR, LF or other
     ///   control character, instead of letting swift-http-types quietly rewrite it.
-    private static func authorize(_ request: HTTPRequest, with token: AuthToken) throws -> HTTPRequest {
-        let value = token.authorizationValue
-        try HeaderValidation.validate(value: value, of: "Authorization")
+    private func authorize(_ request: HTTPRequest, with token: AuthToken) throws -> HTTPRequest {
+        // The field of a token is made and checked once: every call until the next token sends it.
+        let field = try fields.value(for: token) { token in
+            let value = token.authorizationValue
+            try HeaderValidation.validate(value: value, of: "Authorization")
+            return HTTPField(name: .authorization, value: value)
+        }
         var request = request
-        request.headerFields[.authorization] = value
+        // The request has no Authorization (an endpoint's own is never replaced): added, not set.
+        request.headerFields.append(field)
         return request
     }
 

@@ -89,22 +89,32 @@ struct CacheControl: Sendable, Equatable {
             directives += splitQuoted(line)
             return
         }
-        var rest = line[...]
-        while !rest.isEmpty {
-            let end = rest.firstIndex(of: ",") ?? rest.endIndex
-            if let directive = directive(rest[..<end]) { directives.append(directive) }
-            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        // Read as bytes: every delimiter is ASCII, so each slice starts and ends on a character.
+        let bytes = line.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            if let directive = directive(bytes[start..<end]) { directives.append(directive) }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
     }
 
     /// A directive without quotes: its name lowercased, and its argument when it has one.
-    private static func directive(_ part: Substring) -> Directive? {
+    private static func directive(_ part: Substring.UTF8View) -> Directive? {
         let trimmed = part.trimmingHTTPWhitespace()
         guard !trimmed.isEmpty else { return nil }
-        guard let equals = trimmed.firstIndex(of: "=") else { return Directive(name: trimmed.lowercased(), argument: nil) }
+        guard let equals = trimmed.firstIndex(of: UInt8(ascii: "=")) else {
+            return Directive(name: lowercasedName(trimmed), argument: nil)
+        }
         return Directive(
-            name: trimmed[..<equals].trimmingHTTPWhitespace().lowercased(),
-            argument: trimmed[trimmed.index(after: equals)...].trimmingHTTPWhitespace())
+            name: lowercasedName(trimmed[..<equals].trimmingHTTPWhitespace()),
+            argument: String(Substring(trimmed[trimmed.index(after: equals)...].trimmingHTTPWhitespace())))
+    }
+
+    /// A directive's name in lowercase; nearly every one already is, and is then taken as it is.
+    private static func lowercasedName(_ name: Substring.UTF8View) -> String {
+        let text = String(Substring(name))
+        return name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? text.lowercased() : text
     }
 
     /// The directives of a line with quoted strings, whose commas and escapes are the strings'.
@@ -152,9 +162,32 @@ struct CacheControl: Sendable, Equatable {
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
     func trimmingHTTPWhitespace() -> String {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isWhitespace($0) }), let end = lastIndex(where: { !isWhitespace($0) })
-        else { return "" }
-        return String(self[start...end])
+        // By bytes: spaces and tabs are ASCII, so the bounds found fall between characters.
+        let bytes = utf8
+        guard let start = bytes.firstIndex(where: { !isHTTPWhitespace($0) }) else { return "" }
+        // Forward to the end (a generic view has no way back): values are short.
+        var end = bytes.index(after: start)
+        var index = end
+        while index < bytes.endIndex {
+            let next = bytes.index(after: index)
+            if !isHTTPWhitespace(bytes[index]) { end = next }
+            index = next
+        }
+        return String(self[start..<end])
     }
+}
+
+extension Substring.UTF8View {
+    /// The bytes without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    func trimmingHTTPWhitespace() -> Substring.UTF8View {
+        guard let start = firstIndex(where: { !isHTTPWhitespace($0) }),
+            let last = lastIndex(where: { !isHTTPWhitespace($0) })
+        else { return self[endIndex...] }
+        return self[start...last]
+    }
+}
+
+/// A space or a tab: HTTP's optional whitespace (RFC 9110 §5.6.3).
+private func isHTTPWhitespace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
 }

@@ -29,17 +29,14 @@ enum CachePartition {
     /// The partitions of one cache's calls: the digest of the credentials last seen, kept so
     /// that the calls of one user (the usual case: one token for many calls) hash them once
     /// rather than once per call (SHA-256 was a tenth of a call through the whole stack).
-    final class Digests: Sendable {
-        private let last = LockedState<(credentials: Credentials, partition: String)?>(nil)
+    struct Digests: Sendable {
+        private let last = LastResult<Credentials, String>()
 
         /// The partition of `request`: empty without credentials, a digest of them otherwise.
         func partition(for request: HTTPRequest) -> String {
             let credentials = Credentials(request)
             guard !credentials.isEmpty else { return "" }
-            if let last = last.withLock({ $0 }), last.credentials == credentials { return last.partition }
-            let partition = CachePartition.digest(of: credentials)
-            last.withLock { $0 = (credentials, partition) }
-            return partition
+            return last.value(for: credentials, compute: CachePartition.digest(of:))
         }
     }
 

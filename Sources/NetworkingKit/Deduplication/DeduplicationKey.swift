@@ -52,22 +52,29 @@ struct DeduplicationKey: Hashable, Sendable {
         guard request.method == .get || request.method == .head, body == nil, options.allowsDeduplication else {
             return nil
         }
-        var fields: [(index: Int, field: Field)] = []
+        var fields: [Field] = []
         fields.reserveCapacity(request.headerFields.count)
-        for (index, field) in request.headerFields.enumerated() {
+        var inOrder = true
+        for field in request.headerFields {
             if Self.asksForFreshAnswer(field) { return nil }
             guard !ignoredHeaders.contains(field.name) else { continue }
-            fields.append((index, Field(name: field.name.canonicalName, value: field.value)))
+            let kept = Field(name: field.name.canonicalName, value: field.value)
+            if let previous = fields.last, previous.name > kept.name { inOrder = false }
+            fields.append(kept)
         }
         // Sorted by name, then by position, so the order of different names does not matter and
-        // the order of repeated names does.
-        fields.sort { ($0.field.name, $0.index) < ($1.field.name, $1.index) }
+        // the order of repeated names does. Fields often come in order already: no sort then.
+        if !inOrder {
+            fields = fields.enumerated()
+                .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+                .map(\.element)
+        }
 
         self.method = request.method
         self.scheme = request.scheme?.lowercased()
         self.authority = request.authority?.lowercased()
         self.path = request.path
-        self.fields = fields.map(\.field)
+        self.fields = fields
         self.timeout = options.timeout
         self.maxResponseBodySize = options.maxResponseBodySize
         self.redirectPolicy = options.redirectPolicy

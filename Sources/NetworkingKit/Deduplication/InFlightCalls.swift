@@ -101,8 +101,11 @@ final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         do {
             let value = try await operation()
             let joined = state.withLock { state -> Bool in
-                guard let call = state.calls[key], call.id == id, call.flight.waiterCount == 0 else { return true }
-                state.calls[key] = nil
+                // One lookup: a key's hash is cheap, but comparing two equal keys is not.
+                guard let index = state.calls.index(forKey: key), state.calls.values[index].id == id,
+                    state.calls.values[index].flight.waiterCount == 0
+                else { return true }
+                state.calls.remove(at: index)
                 return false
             }
             // Nobody to share with: the value needs no copy, and the call is over.

@@ -239,4 +239,23 @@ struct AuthenticationMiddlewareTests {
         }
         #expect(transport.requests.isEmpty)
     }
+
+    @Test("the Authorization field follows the current token: a bad one fails every call, and nothing of it is kept")
+    func fieldFollowsToken() async throws {
+        let server = FakeTokenServer()
+        let session = refresher(server)
+        let (client, transport) = makeAuthClient(session, server)
+        _ = try await client.request(meEndpoint, as: String.self)
+        try await session.setToken(AuthToken(accessToken: "at-1\r\nX-Admin: yes"))
+        for _ in 0..<2 {
+            let error = await networkError { _ = try await client.request(meEndpoint, as: String.self) }
+            guard case .invalidRequest? = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+        }
+        try await session.setToken(server.currentToken)
+        _ = try await client.request(meEndpoint, as: String.self)
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer at-1", "Bearer at-1"])
+    }
 }

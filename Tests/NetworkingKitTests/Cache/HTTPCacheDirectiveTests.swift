@@ -65,7 +65,7 @@ struct HTTPCacheDirectiveTests {
         "directive names match in any case and spacing; a quoted argument's commas and escapes are its own",
         arguments: [
             "MAX-AGE=100 ,  Private", "\tmax-age=100,,", "private=\"Set-Cookie, X-Other\", max-age=100",
-            "no-transform=\"a\\\"b, no-store\", max-age=100",
+            "no-transform=\"a\\\"b, no-store\", max-age=100", "x-note=café , Max-Age = 100\t",
         ])
     func directiveSpelling(cacheControl: String) async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": cacheControl])]))

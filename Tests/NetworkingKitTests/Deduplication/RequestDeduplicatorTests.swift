@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import NetworkingKit
 import NetworkingKitTesting
@@ -129,6 +130,50 @@ struct RequestDeduplicatorTests {
         gate.open()
         for caller in callers { #expect(try await caller.value == answer) }
         #expect(transport.requests.count == 1)
+    }
+
+    @Test(
+        "the same fields in another order share a call; a repeated field's values in another order do not",
+        arguments: [(repeated: false, calls: 1), (repeated: true, calls: 2)])
+    func fieldOrder(repeated: Bool, calls: Int) async throws {
+        let gate = TransportGate()
+        let deduplicator = RequestDeduplicator()
+        let (client, transport) = makeClient(middlewares: [FieldOrder(repeated: repeated), deduplicator]) { _ in
+            await gate.wait()
+            return .text("Toy Story")
+        }
+        let callers = (0..<2).map { _ in Task { try await client.send(films) } }
+        await waitUntil { deduplicator.waiterCount == 2 && gate.waitingCount == calls }
+        gate.open()
+        for caller in callers { #expect(try await caller.value == answer) }
+        #expect(transport.requests.count == calls)
+    }
+
+    /// Adds two fields, in reverse order on every other call: two names, or one name twice.
+    private struct FieldOrder: Middleware {
+        let repeated: Bool
+        private let turns = LockedState(0)
+
+        init(repeated: Bool) {
+            self.repeated = repeated
+        }
+
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            let turn = turns.withLock { turn in
+                defer { turn += 1 }
+                return turn
+            }
+            let names = repeated ? ["X-Tag", "X-Tag"] : ["X-A", "X-B"]
+            var fields = zip(names, ["1", "2"]).compactMap { name, value in
+                HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
+            }
+            if !turn.isMultiple(of: 2) { fields.reverse() }
+            var request = request
+            request.headerFields.append(contentsOf: fields)
+            return try await next(request, body, context)
+        }
     }
 
     /// Requests that always go down the chain on their own.
