@@ -42,19 +42,46 @@ enum CachedAnswer {
         }
         var response = response
         response.headerFields[.age] = String(Int(age.rounded(.down)))
-        response.headerFields[.xCache] = shown.rawValue
+        mark(&response, shown)
         return response
     }
 
     /// `response` marked with `X-Cache: status`.
     static func marked(_ response: HTTPResponse, _ status: CacheStatus) -> HTTPResponse {
         var response = response
-        response.headerFields[.xCache] = status.rawValue
+        mark(&response, status)
         return response
+    }
+
+    /// Sets `X-Cache: status`, nearly always on a response without one: then the field made once
+    /// for the status is added, without checking its value again.
+    private static func mark(_ response: inout HTTPResponse, _ status: CacheStatus) {
+        guard response.headerFields[.xCache] == nil else {
+            response.headerFields[.xCache] = status.rawValue
+            return
+        }
+        response.headerFields.append(status.xCacheField)
     }
 
     /// The answer when a request allows only cached responses and none fits (RFC 9111 §5.2.1.7).
     static func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
         (HTTPResponse(status: .gatewayTimeout), nil)
     }
+}
+
+extension CacheStatus {
+    /// `X-Cache` with this status.
+    fileprivate var xCacheField: HTTPField {
+        switch self {
+        case .hit: Self.hitField
+        case .miss: Self.missField
+        case .revalidated: Self.revalidatedField
+        case .stale: Self.staleField
+        }
+    }
+
+    private static let hitField = HTTPField(name: .xCache, value: CacheStatus.hit.rawValue)
+    private static let missField = HTTPField(name: .xCache, value: CacheStatus.miss.rawValue)
+    private static let revalidatedField = HTTPField(name: .xCache, value: CacheStatus.revalidated.rawValue)
+    private static let staleField = HTTPField(name: .xCache, value: CacheStatus.stale.rawValue)
 }

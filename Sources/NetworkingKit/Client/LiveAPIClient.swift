@@ -82,7 +82,7 @@ public struct LiveAPIClient: APIClient {
 
     /// Builds the request and fills the options in with the client's defaults: middlewares and
     /// transports see the effective values, not "use the default".
-    private func prepare(_ target: RequestTarget, accept: String?, streamsResponseBody: Bool = false) throws -> Prepared {
+    private func prepare(_ target: RequestTarget, accept: HTTPField?, streamsResponseBody: Bool = false) throws -> Prepared {
         let start = ContinuousClock.now
         var (request, body) = try target.build(
             with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: accept)

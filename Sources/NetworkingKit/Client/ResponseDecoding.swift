@@ -8,12 +8,16 @@ import HTTPTypes
 /// or any answer to `HEAD`) decodes to ``EmptyResponse``, an optional's `nil`, empty `Data` or an
 /// empty `String`; asking for anything else is a decoding failure, not a crash.
 enum ResponseDecoding {
-    /// The `Accept` header for an expected type: JSON unless the caller wants raw bytes or text.
-    static func accept(for type: Any.Type) -> String? {
+    /// The `Accept` field for an expected type: JSON unless the caller wants raw bytes or text.
+    /// Made once: a field made per call checks its value per call.
+    static func accept(for type: Any.Type) -> HTTPField? {
         if type == Data.self || type == EmptyResponse.self { return nil }
-        if type == String.self { return "text/plain, */*;q=0.8" }
-        return "application/json"
+        if type == String.self { return acceptText }
+        return acceptJSON
     }
+
+    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
+    private static let acceptText = HTTPField(name: .accept, value: "text/plain, */*;q=0.8")
 
     static func decode<T: Decodable>(
         _ type: T.Type,

@@ -52,12 +52,12 @@ struct RequestTarget {
     /// - Parameters:
     ///   - configuration: The client's base URL and encoder.
     ///   - defaultFields: The client's default headers, validated once when the client was made.
-    ///   - accept: The `Accept` value for the expected response, set unless a header gives one.
+    ///   - accept: The `Accept` field for the expected response, added unless a header gives one.
     func build(
         with configuration: LiveAPIClient.Configuration,
         parsedBase: ParsedBaseURL?,
         defaultFields: HTTPFields,
-        accept: String?
+        accept: HTTPField?
     ) throws -> (HTTPRequest, HTTPBody?) {
         // The URL first, so that a bad one is the error reported. Relative to the client's base
         // URL (nearly every call), the request is joined from the base's parts.
@@ -78,7 +78,7 @@ struct RequestTarget {
         var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
         if let accept, fields[.accept] == nil {
-            fields[.accept] = accept
+            fields.append(accept)
         }
         let (httpBody, contentType) = try encodeBody(with: options.encoder ?? configuration.encoder)
         if let contentType, fields[.contentType] == nil {

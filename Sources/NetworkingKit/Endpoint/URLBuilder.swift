@@ -88,14 +88,20 @@ enum URLBuilder {
         }
         // Written into one string, segment by segment, without a list of them; a segment that
         // needs no escape is copied as it is.
+        // Read as bytes: `/` is ASCII, so every segment starts and ends on a character.
         func appendSegments(of source: String?) {
             guard let source else { return }
-            var rest = source[...]
-            while let start = rest.firstIndex(where: { $0 != "/" }) {
-                let end = rest[start...].firstIndex(of: "/") ?? rest.endIndex
+            let bytes = source.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                guard bytes[start] != UInt8(ascii: "/") else {
+                    start = bytes.index(after: start)
+                    continue
+                }
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
                 path += "/"
-                path += PercentEncoding.encodeSegment(String(rest[start..<end]), keepingEscapes: true)
-                rest = rest[end...]
+                path += PercentEncoding.encodeSegment(String(Substring(bytes[start..<end])), keepingEscapes: true)
+                start = end
             }
         }
         if hasSegment(sources.0) || hasSegment(sources.1) {
@@ -125,8 +131,17 @@ enum URLBuilder {
     }
 
     private static func isAbsolute(_ path: String) -> Bool {
-        let lowercased = path.prefix(8).lowercased()
-        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
+        hasPrefixIgnoringCase(path, "http://") || hasPrefixIgnoringCase(path, "https://")
+    }
+
+    /// Whether `text` starts with `prefix` (lowercase ASCII), whatever the case of its letters.
+    private static func hasPrefixIgnoringCase(_ text: String, _ prefix: String) -> Bool {
+        var letters = text.utf8.makeIterator()
+        return prefix.utf8.allSatisfy { expected in
+            guard let byte = letters.next() else { return false }
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            return lowered == expected
+        }
     }
 
     /// Throws when a path or absolute URL as the caller wrote it holds CR, LF, NUL or another

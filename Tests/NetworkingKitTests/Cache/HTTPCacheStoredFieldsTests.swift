@@ -23,6 +23,16 @@ struct HTTPCacheStoredFieldsTests {
         #expect(redacted[HTTPField.Name("Set-Cookie2")!] == Redaction.placeholder)
     }
 
+    @Test("a server's own X-Cache (a CDN's) is replaced by this cache's, on the miss and on the hit")
+    func serversXCacheReplaced() async throws {
+        let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100", "X-Cache": "HIT from cdn"])]))
+        let miss = try await harness.send()
+        #expect(miss.response.header("X-Cache") == "MISS")
+        let hit = try await harness.send()
+        #expect(hit.response.header("X-Cache") == "HIT")
+        #expect(harness.networkCount == 1)
+    }
+
     @Test("RFC 9111 §3.2, §4.3.4: a 304's Set-Cookie replaces the stored one; a 304 without one keeps it")
     func setCookieFrom304() async throws {
         let harness = CacheHarness(
