@@ -23,7 +23,9 @@ public struct CacheKey: Sendable, Hashable, Codable {
 /// later whether it may be reused.
 public struct CachedResponse: Sendable, Codable, Equatable {
     /// The status and header fields, hop-by-hop fields removed.
-    public var response: HTTPResponse
+    public var response: HTTPResponse {
+        didSet { parsed = ParsedFields(response.headerFields) }
+    }
     /// The whole body.
     public var body: Data
     /// When the request that fetched it was sent (RFC 9111 §4.2.3's `request_time`).
@@ -45,6 +47,37 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
+        self.parsed = ParsedFields(response.headerFields)
+    }
+
+    /// What the reuse rules read from the response's fields on every use, parsed when the
+    /// response is set rather than on each hit. Derived, so neither encoded nor decoded.
+    private(set) var parsed: ParsedFields
+
+    struct ParsedFields: Sendable, Equatable {
+        let cacheControl: CacheControl
+        /// The `Date` field, when it holds a valid date.
+        let date: Date?
+
+        init(_ fields: HTTPFields) {
+            cacheControl = CacheControl(fields)
+            date = fields[.date].flatMap(HTTPDate.parse)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case response, body, requestTime, responseTime, varyValues
+    }
+
+    /// Decodes a stored response (what a disk storage wrote with `encode(to:)`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            response: try container.decode(HTTPResponse.self, forKey: .response),
+            body: try container.decode(Data.self, forKey: .body),
+            requestTime: try container.decode(Date.self, forKey: .requestTime),
+            responseTime: try container.decode(Date.self, forKey: .responseTime),
+            varyValues: try container.decode([String: String].self, forKey: .varyValues))
     }
 }
 

@@ -19,8 +19,8 @@ struct Freshness: Sendable, Equatable {
     /// The freshness of `entry` at `now`.
     init(of entry: CachedResponse, now: Date) {
         let fields = entry.response.headerFields
-        let dateValue = fields[.date].flatMap(HTTPDate.parse)
-        let cacheControl = CacheControl(fields)
+        let dateValue = entry.parsed.date
+        let cacheControl = entry.parsed.cacheControl
         self.cacheControl = cacheControl
         self.lifetime = Self.lifetime(
             status: entry.response.status.code, fields: fields, cacheControl: cacheControl,
@@ -32,9 +32,8 @@ struct Freshness: Sendable, Equatable {
 
     /// How old `entry` is at `now` (§4.2.3), without working out its lifetime.
     static func currentAge(of entry: CachedResponse, now: Date) -> Double {
-        let fields = entry.response.headerFields
-        return currentAge(
-            fields: fields, dateValue: fields[.date].flatMap(HTTPDate.parse), requestTime: entry.requestTime,
+        currentAge(
+            fields: entry.response.headerFields, dateValue: entry.parsed.date, requestTime: entry.requestTime,
             responseTime: entry.responseTime, now: now)
     }
 

@@ -294,7 +294,7 @@ public final class HTTPCache: Middleware {
             // §4.2.4: a cache that cannot reach the origin may serve a stale response, unless the
             // response forbids it (then §5.2.2.2 asks for a generated error, 504) or the request
             // asks for validation or a bounded age (then the failure itself is the answer).
-            let stored = CacheControl(found.entry.response.headerFields)
+            let stored = found.entry.parsed.cacheControl
             if stored.mustRevalidate || stored.noCache { return CachedAnswer.gatewayTimeout() }
             let request = exchange.directives
             guard !request.noCache, !request.has("max-age"), !request.has("min-fresh") else { throw error }
@@ -311,7 +311,7 @@ public final class HTTPCache: Middleware {
             let freshened = Validation.freshen(
                 found.entry, with: response, request: exchange.request, requestTime: requestTime,
                 responseTime: responseTime)
-            if Storability.forbidsStoring(CacheControl(freshened.response.headerFields), status: freshened.response.status.code)
+            if Storability.forbidsStoring(freshened.parsed.cacheControl, status: freshened.response.status.code)
                 || exchange.directives.noStore
                 || StoredFields.varyNames(freshened.response) == ["*"]
             {
@@ -367,7 +367,7 @@ public final class HTTPCache: Middleware {
     private static func staleIfErrorAllows(
         _ entry: CachedResponse, freshness: Freshness, request: CacheControl
     ) -> Bool {
-        let directives = CacheControl(entry.response.headerFields)
+        let directives = entry.parsed.cacheControl
         guard !directives.mustRevalidate, !directives.noCache, !request.noCache else { return false }
         let allowance = max(directives.validSeconds("stale-if-error") ?? -1, request.validSeconds("stale-if-error") ?? -1)
         return allowance >= 0 && freshness.staleness <= Double(allowance)
@@ -449,7 +449,7 @@ public final class HTTPCache: Middleware {
         var best: Found?
         func consider(_ entries: [CachedResponse], under key: CacheKey, publicOnly: Bool) {
             for entry in entries
-            where (!publicOnly || CacheControl(entry.response.headerFields).isPublic)
+            where (!publicOnly || entry.parsed.cacheControl.isPublic)
                 && StoredFields.matches(entry, request: request)
                 && best.map({ $0.entry.responseTime < entry.responseTime }) ?? true
             {

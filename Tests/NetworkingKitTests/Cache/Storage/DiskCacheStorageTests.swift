@@ -31,6 +31,21 @@ struct DiskCacheStorageTests {
         }
     }
 
+    @Test("a response read back (from disk, or decoded) keeps what its fields say: its freshness is the same")
+    func fieldsReadBack() async throws {
+        let fields: HTTPFields = [
+            .cacheControl: "max-age=60, must-revalidate", .date: "Thu, 26 Nov 2026 16:00:00 GMT", .eTag: #""v1""#,
+        ]
+        let entry = CachedResponse(
+            response: HTTPResponse(status: .ok, headerFields: fields), body: Data("a".utf8), requestTime: Date(),
+            responseTime: Date())
+        #expect(try JSONDecoder().decode(CachedResponse.self, from: JSONEncoder().encode(entry)) == entry)
+        try await Fixture.withTemporaryDirectory { directory in
+            await DiskCacheStorage(directory: directory).store(entry, for: Fixture.key("films/1"))
+            #expect(await DiskCacheStorage(directory: directory).responses(for: Fixture.key("films/1")) == [entry])
+        }
+    }
+
     @Test("file I/O runs on the storage's own queue, off the cooperative pool; removeAll(url:) uses the index")
     func ownQueue() async throws {
         try await Fixture.withTemporaryDirectory { directory in
