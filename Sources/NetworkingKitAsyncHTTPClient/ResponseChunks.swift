@@ -55,12 +55,19 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 }
 
-/// Reads an AsyncHTTPClient body in a task of its own and hands it over a chunk at a time, so
-/// that a deadline can end the read (and the request) without cancelling the reader's task.
+/// Reads an AsyncHTTPClient body in a task of its own and hands it over in chunks, so that a
+/// deadline can end the read (and the request) without cancelling the reader's task.
 ///
-/// One chunk is held at most: the task reads the next only once the reader has taken the last,
-/// so AsyncHTTPClient's backpressure still reaches the server.
+/// The task reads up to ``readAhead`` bytes ahead of the reader, then waits for it, so
+/// AsyncHTTPClient's backpressure still reaches the server. Where the language has it, the task
+/// starts on the reader's thread (`Task.immediate`) and runs there until it has to wait: a small
+/// answer that has already arrived is then read whole, its end included, before the reader asks,
+/// and it costs no thread handoff at all (a task started on the pool, holding one chunk at a time,
+/// cost three: the start, the reader giving room back, and the end handed over).
 final class BodyPump: Sendable {
+    /// How many bytes the task reads ahead of the reader before it waits.
+    static let readAhead = 256 * 1024
+
     /// The reader's end: dropping it (a reader that stops early) stops the pump and the request.
     final class Reader: Sendable {
         let pump: BodyPump
@@ -80,7 +87,9 @@ final class BodyPump: Sendable {
 
     private struct State {
         var started = false
-        var chunk: ByteBuffer?
+        /// Chunks read and not yet taken, and their size in bytes.
+        var chunks = CircularBuffer<ByteBuffer>()
+        var queuedBytes = 0
         var end: Result<Void, any Error>?
         var reader: CheckedContinuation<ByteBuffer?, any Error>?
         var room: CheckedContinuation<Void, Never>?
@@ -108,8 +117,11 @@ final class BodyPump: Sendable {
                     case wait
                 }
                 let step = state.withLock { state -> Step in
-                    if let chunk = state.chunk {
-                        state.chunk = nil
+                    // Chunks before the end: a body that ended well is read to its last byte
+                    // (a failure empties the queue).
+                    if let chunk = state.chunks.popFirst() {
+                        state.queuedBytes -= chunk.readableBytes
+                        guard state.queuedBytes < Self.readAhead else { return .chunk(chunk, nil) }
                         defer { state.room = nil }
                         return .chunk(chunk, state.room)
                     }
@@ -143,7 +155,7 @@ final class BodyPump: Sendable {
         let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in
             finish(.failure(DeadlineExceeded()))
         }
-        let task = Task { [self, body] in
+        let task = Self.startTask { [self, body] in
             do {
                 for try await chunk in body {
                     guard await deliver(chunk) else { return }
@@ -158,45 +170,68 @@ final class BodyPump: Sendable {
             state.ticket = ticket
             return state.end != nil
         }
-        // Finished (cancelled, past the deadline) before the task and deadline were stored.
+        // Ended before the task and deadline were stored: read whole already, or cancelled, or
+        // past the deadline.
         if ended {
             task.cancel()
             DeadlineWatch.shared.disarm(ticket)
         }
     }
 
-    /// Hands `chunk` to the reader, waiting for room; `false` once the body has ended.
-    private func deliver(_ chunk: ByteBuffer) async -> Bool {
-        await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
-            enum Step {
-                case handed(CheckedContinuation<ByteBuffer?, any Error>)
-                case held
-                case ended
-            }
-            let step = state.withLock { state -> Step in
-                if state.end != nil { return .ended }
-                if let reader = state.reader {
-                    state.reader = nil
-                    return .handed(reader)
-                }
-                state.chunk = chunk
-                state.room = room
-                return .held
-            }
-            switch step {
-            case .handed(let reader):
-                reader.resume(returning: chunk)
-                room.resume()
-            case .ended:
-                room.resume()
-            case .held:
-                break
-            }
+    /// A task running `operation`: started on the calling thread where the language allows it.
+    private static func startTask(_ operation: sending @escaping () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            return Task.immediate(operation: operation)
         }
-        return state.withLock { $0.end == nil }
+        #endif
+        return Task(operation: operation)
+    }
+
+    /// Hands `chunk` to the waiting reader or queues it, waiting for room once ``readAhead`` bytes
+    /// are queued; `false` once the body has ended.
+    private func deliver(_ chunk: ByteBuffer) async -> Bool {
+        enum Step {
+            case handed(CheckedContinuation<ByteBuffer?, any Error>)
+            case queued
+            case full
+            case ended
+        }
+        let step = state.withLock { state -> Step in
+            if state.end != nil { return .ended }
+            // A waiting reader means an empty queue: the chunk goes straight to it.
+            if let reader = state.reader {
+                state.reader = nil
+                return .handed(reader)
+            }
+            state.chunks.append(chunk)
+            state.queuedBytes += chunk.readableBytes
+            return state.queuedBytes < Self.readAhead ? .queued : .full
+        }
+        switch step {
+        case .handed(let reader):
+            reader.resume(returning: chunk)
+            return true
+        case .queued:
+            return true
+        case .ended:
+            return false
+        case .full:
+            await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
+                // The reader may have made room, or the body ended, since the chunk was queued.
+                let waits = state.withLock { state -> Bool in
+                    guard state.end == nil, state.queuedBytes >= Self.readAhead else { return false }
+                    state.room = room
+                    return true
+                }
+                if !waits { room.resume() }
+            }
+            return state.withLock { $0.end == nil }
+        }
     }
 
     /// Ends the body once: wakes whoever waits, cancels the read (so the request) and the deadline.
+    /// A failure drops the chunks not yet taken; a success leaves them for the reader.
     func finish(_ end: Result<Void, any Error>) {
         let (reader, room, task, ticket) = state.withLock { state in
             guard state.end == nil else {
@@ -206,7 +241,10 @@ final class BodyPump: Sendable {
                 )
             }
             state.end = end
-            state.chunk = nil
+            if case .failure = end {
+                state.chunks.removeAll()
+                state.queuedBytes = 0
+            }
             defer {
                 state.reader = nil
                 state.room = nil
