@@ -17,6 +17,7 @@ mkdir -p "$prefix/tmp"
 # A free port of 127.0.0.1, taken from the kernel and handed to nginx.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 sed "s/PORT/$port/" Benchmarks/nginx.conf > "$prefix/nginx.conf"
+cp Benchmarks/todos.json "$prefix/todos"
 nginx -p "$prefix" -c "$prefix/nginx.conf" &
 for _ in $(seq 50); do
     curl -sf "http://127.0.0.1:$port/todos/1" > /dev/null 2>&1 && break

@@ -12,14 +12,16 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure the client's cost per request against raw AsyncHTTPClient and raw URLSession, over loopback.",
         discussion: """
-            Each transport runs five scenarios, GET /todos/{id} decoded each time: the HTTP library \
+            Each transport runs five scenarios, GET /todos/{id} (or GET /todos with --answer medium) \
+            decoded each time: the HTTP library \
             used directly (raw AsyncHTTPClient, or raw URLSession), NetworkingKit's bare transport, \
             the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
             client with the whole default middleware stack logging at info. Rounds are interleaved \
             and the median round is reported; "vs raw" is throughput as a ratio to the raw library, \
             "CPU vs raw" the process's CPU time per request as a ratio read the same way (below 1 is \
             dearer). \
-            With --url, any server answering GET /todos/{id} with a todo will do (nginx: see the \
+            With --url, any server answering GET /todos/{id} with a todo (and GET /todos with a list \
+            of them) will do (nginx: see the \
             README). Build with -c release for figures worth quoting. The allocation and instruction counts per call are \
             in the Benchmarks package (swift package benchmark).
             """
@@ -45,6 +47,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "Only the scenario of this name, or those whose name contains this text, besides the baseline (for profiling).")
     var only: String?
+
+    @Option(help: "The answer each request gets: small (GET /todos/{id}, one todo) or medium (GET /todos, 200 todos, about 14 KB).")
+    var answer: BenchAnswer = .small
 
     @Flag(help: "Also the full stack with each of its middlewares left out in turn: what each costs.")
     var breakdown = false
@@ -145,7 +150,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func measure(baseURL: URL, server: String) async throws {
         print(
-            "netkit bench: \(requests) × GET /todos/{id} per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server)."
+            "netkit bench: \(requests) × \(answer.summary) per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server)."
         )
         #if DEBUG
         print("Note: this is a debug build; `swift run -c release netkit bench` gives figures worth quoting.")
@@ -153,7 +158,7 @@ struct BenchCommand: AsyncParsableCommand {
         let load = BenchLoad(requests: requests, concurrency: concurrency)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {
-            let all = BenchScenario.all(baseURL: baseURL, choice: choice, breakdown: breakdown)
+            let all = BenchScenario.all(baseURL: baseURL, choice: choice, answer: answer, breakdown: breakdown)
             // A name given whole picks that scenario alone ("client"), otherwise every name containing it.
             let exact = all.contains { $0.name == only }
             let scenarios = all.enumerated()

@@ -17,39 +17,58 @@ import NIOHTTP1
 /// with more and more of the library in the chain. Every scenario checks and decodes the answer.
 struct BenchScenario: Sendable {
     let name: String
-    /// Fetches todo number `index` (1 to 200, cycling) and decodes it.
+    /// Makes request number `index` (see ``BenchAnswer/target(_:)``) and decodes its answer.
     let fetch: @Sendable (_ index: Int) async throws -> Void
 
     /// The scenarios over `choice`: first the library itself used directly (raw AsyncHTTPClient
     /// or raw URLSession, what an app without NetworkingKit writes), the baseline the others are
     /// compared to; then the bare transport, the client, and the client with more of the chain.
-    static func all(baseURL: URL, choice: TransportChoice, breakdown: Bool = false) -> [BenchScenario] {
+    static func all(
+        baseURL: URL, choice: TransportChoice, answer: BenchAnswer = .small, breakdown: Bool = false
+    ) -> [BenchScenario] {
+        switch answer {
+        case .small: all(TodoDTO.self, baseURL: baseURL, choice: choice, answer: answer, breakdown: breakdown)
+        case .medium: all([TodoDTO].self, baseURL: baseURL, choice: choice, answer: answer, breakdown: breakdown)
+        }
+    }
+
+    private static func all<Answer: Decodable & Sendable>(
+        _ type: Answer.Type, baseURL: URL, choice: TransportChoice, answer: BenchAnswer, breakdown: Bool
+    ) -> [BenchScenario] {
         let transport = choice.transport
+        let shape = Shape(type: type, baseURL: baseURL, answer: answer)
         return [
-            choice == .ahc ? rawAsyncHTTPClient(baseURL: baseURL) : rawURLSession(baseURL: baseURL),
-            bareTransport(baseURL: baseURL, transport: transport),
-            client("client", baseURL: baseURL, transport: transport, middlewares: []),
+            choice == .ahc ? rawAsyncHTTPClient(shape) : rawURLSession(shape),
+            bareTransport(shape, transport: transport),
+            client("client", shape, transport: transport, middlewares: []),
             client(
-                "client + logging, metrics, tracing (no backend)", baseURL: baseURL, transport: transport,
+                "client + logging, metrics, tracing (no backend)", shape, transport: transport,
                 middlewares: observability()),
             client(
-                "client + full stack, logging at info", baseURL: baseURL, transport: transport,
+                "client + full stack, logging at info", shape, transport: transport,
                 middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
         ]
             + (breakdown
-                ? [bareTransport(baseURL: baseURL, transport: transport, timeout: nil)]
-                    + fullStackWithoutEach(baseURL: baseURL, transport: transport) : [])
+                ? [bareTransport(shape, transport: transport, timeout: nil)]
+                    + fullStackWithoutEach(shape, transport: transport) : [])
+    }
+
+    /// What every scenario of a run asks for and decodes, and where.
+    private struct Shape<Answer: Decodable & Sendable>: Sendable {
+        let type: Answer.Type
+        let baseURL: URL
+        let answer: BenchAnswer
     }
 
     /// The full stack with one of its parts left out in turn, so that what each costs shows as
     /// the difference to the full stack (`--breakdown`).
-    private static func fullStackWithoutEach(baseURL: URL, transport: any HTTPTransport) -> [BenchScenario] {
+    private static func fullStackWithoutEach<Answer>(_ shape: Shape<Answer>, transport: any HTTPTransport) -> [BenchScenario] {
         let parts: [(name: String, middleware: any Middleware)] =
             observability(logger: infoLogger).map { ("\(type(of: $0))", $0) }
             + resilience().map { ("\(type(of: $0))", $0) }
         return parts.indices.map { left in
             client(
-                "full stack without \(parts[left].name)", baseURL: baseURL, transport: transport,
+                "full stack without \(parts[left].name)", shape, transport: transport,
                 middlewares: parts.indices.filter { $0 != left }.map { parts[$0].middleware }, logger: infoLogger)
         }
     }
@@ -65,60 +84,63 @@ struct BenchScenario: Sendable {
     /// AsyncHTTPClient used directly: execute, collect, decode. On the very `HTTPClient` (pool,
     /// event loops, configuration) the transport uses, so the ratio is NetworkingKit's cost alone
     /// (`HTTPClient.shared` decompresses and follows redirects, which costs it about a third).
-    private static func rawAsyncHTTPClient(baseURL: URL) -> BenchScenario {
+    private static func rawAsyncHTTPClient<Answer>(_ shape: Shape<Answer>) -> BenchScenario {
         let decoder = JSONDecoder()
-        let base = baseURL.absoluteString
+        let base = shape.baseURL.absoluteString
         return BenchScenario(name: "raw AsyncHTTPClient") { index in
-            let request = HTTPClientRequest(url: "\(base)/todos/\(todoID(index))")
+            let request = HTTPClientRequest(url: try shape.answer.url(base: base, index).absoluteString)
             let response = try await AsyncHTTPClientTransport.sharedClient.execute(request, timeout: .seconds(30))
             guard response.status == .ok else { throw BenchFailure.status(Int(response.status.code)) }
             let buffer = try await response.body.collect(upTo: 1 << 20)
-            _ = try decoder.decode(TodoDTO.self, from: Data(buffer.readableBytesView))
+            _ = try decoder.decode(shape.type, from: Data(buffer.readableBytesView))
         }
     }
 
     /// URLSession as an app uses it: one ephemeral session, `data(for:)`, status check, decode.
-    private static func rawURLSession(baseURL: URL) -> BenchScenario {
+    private static func rawURLSession<Answer>(_ shape: Shape<Answer>) -> BenchScenario {
         let decoder = JSONDecoder()
         let session = URLSession(configuration: .ephemeral)
+        let base = shape.baseURL.absoluteString
         return BenchScenario(name: "raw URLSession") { index in
-            var request = URLRequest(url: baseURL.appendingPathComponent("todos/\(todoID(index))"))
+            var request = URLRequest(url: try shape.answer.url(base: base, index))
             request.timeoutInterval = 30
             let (data, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard status == 200 else { throw BenchFailure.status(status) }
-            _ = try decoder.decode(TodoDTO.self, from: data)
+            _ = try decoder.decode(shape.type, from: data)
         }
     }
 
     /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
-    private static func bareTransport(
-        baseURL: URL, transport: any HTTPTransport, timeout: Duration? = .seconds(30)
+    private static func bareTransport<Answer>(
+        _ shape: Shape<Answer>, transport: any HTTPTransport, timeout: Duration? = .seconds(30)
     ) -> BenchScenario {
         var options = RequestOptions()
         options.timeout = timeout
         let context = RequestContext(
             options: options, requestID: "bench", logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let decoder = JSONDecoder()
+        let base = shape.baseURL.absoluteString
         return BenchScenario(name: timeout == nil ? "bare transport, no timeout" : "bare transport") { index in
-            let request = HTTPRequest(method: .get, url: baseURL.appendingPathComponent("todos/\(todoID(index))"))
+            let request = HTTPRequest(method: .get, url: try shape.answer.url(base: base, index))
             let (response, body) = try await transport.send(request, body: nil, context: context)
             guard response.status == .ok else { throw BenchFailure.status(response.status.code) }
             let data = try await body?.collect(upTo: 1 << 20) ?? Data()
-            _ = try decoder.decode(TodoDTO.self, from: data)
+            _ = try decoder.decode(shape.type, from: data)
         }
     }
 
-    private static func client(
-        _ name: String, baseURL: URL, transport: any HTTPTransport, middlewares: [any Middleware],
+    private static func client<Answer>(
+        _ name: String, _ shape: Shape<Answer>, transport: any HTTPTransport, middlewares: [any Middleware],
         logger: Logger? = nil
     ) -> BenchScenario {
         var configuration = LiveAPIClient.Configuration(
-            baseURL: baseURL, transport: transport, middlewares: middlewares, decoder: JSONDecoder())
+            baseURL: shape.baseURL, transport: transport, middlewares: middlewares, decoder: JSONDecoder())
         if let logger { configuration.logger = logger }
         let client = LiveAPIClient(configuration: configuration)
         return BenchScenario(name: name) { index in
-            _ = try await client.send(Request<TodoDTO>(path: "/todos/\(todoID(index))"))
+            let (path, query) = shape.answer.target(index)
+            _ = try await client.send(Request<Answer>(path: path, query: query))
         }
     }
 
@@ -137,21 +159,17 @@ struct BenchScenario: Sendable {
             RetryMiddleware(),
         ]
     }
-
-    /// Cycles through DemoAPI's 200 seeded todos, so that concurrent requests differ and none is
-    /// shared by de-duplication.
-    private static func todoID(_ index: Int) -> Int {
-        index % 200 + 1
-    }
 }
 
 /// Why a benchmark request did not count.
 enum BenchFailure: Error, CustomStringConvertible {
     case status(Int)
+    case url(String)
 
     var description: String {
         switch self {
         case .status(let code): "the server answered \(code) where 200 was expected"
+        case .url(let text): "\(text) is not a URL"
         }
     }
 }

@@ -450,6 +450,22 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("bench --answer medium gets every todo each time, and no request is shared or answered by the cache")
+    func benchMediumAnswer() async throws {
+        try await withDemoServer { server in
+            let run = try await Self.netkit([
+                "bench", "--url", server.baseURL.absoluteString, "--transport", "urlsession", "--answer", "medium",
+                "--requests", "20", "--concurrency", "2", "--rounds", "1",
+            ])
+            #expect(run.status == 0, "stderr: \(run.error)")
+            #expect(run.output.contains("GET /todos (200 todos"))
+            #expect(run.output.contains("client + full stack, logging at info"))
+            // 5 scenarios, each warmed up with 20 requests and measured with 20, all of them the list.
+            #expect(server.stats.count("GET /todos") == 200)
+            #expect(server.stats.count("GET /todos/{id}") == 0)
+        }
+    }
+
     @Test("demo runs the tour and exits 0")
     func demo() async throws {
         let run = try await Self.netkit(["demo"])
