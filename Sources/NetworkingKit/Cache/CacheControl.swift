@@ -159,26 +159,23 @@ struct CacheControl: Sendable, Equatable {
     }
 }
 
-extension StringProtocol {
-    /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
+extension Substring {
+    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
     func trimmingHTTPWhitespace() -> String {
-        // By bytes: spaces and tabs are ASCII, so the bounds found fall between characters.
-        let bytes = utf8
-        guard let start = bytes.firstIndex(where: { !isHTTPWhitespace($0) }) else { return "" }
-        // Forward to the end (a generic view has no way back): values are short.
-        var end = bytes.index(after: start)
-        var index = end
-        while index < bytes.endIndex {
-            let next = bytes.index(after: index)
-            if !isHTTPWhitespace(bytes[index]) { end = next }
-            index = next
-        }
-        return String(self[start..<end])
+        String(Substring(utf8.trimmingHTTPWhitespace()))
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    func trimmingHTTPWhitespace() -> String {
+        self[...].trimmingHTTPWhitespace()
     }
 }
 
 extension Substring.UTF8View {
-    /// The bytes without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    /// The bytes without leading and trailing spaces and tabs (HTTP's optional whitespace). Both
+    /// are ASCII, so the bounds fall between characters.
     func trimmingHTTPWhitespace() -> Substring.UTF8View {
         guard let start = firstIndex(where: { !isHTTPWhitespace($0) }),
             let last = lastIndex(where: { !isHTTPWhitespace($0) })

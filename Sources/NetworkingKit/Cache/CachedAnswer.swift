@@ -5,44 +5,35 @@ import HTTPTypes
 /// `X-Cache`, a `304` or a range of it when the request asks so), a network answer marked, or the
 /// `504` of a request that allows only cached answers.
 enum CachedAnswer {
-    /// A stored response as an answer: with its current `Age` (RFC 9111 §5.1) and `X-Cache`
-    /// (`status`, or `HIT`/`STALE` by its freshness when `nil`).
-    static func serve(_ entry: CachedResponse, as status: CacheStatus?, now: Date) -> (HTTPResponse, HTTPBody?) {
-        (stamped(entry.response, from: entry, as: status, now: now), HTTPBody(entry.body))
+    /// A stored response as an answer, whole: with its current `Age` (RFC 9111 §5.1) and
+    /// `X-Cache: status`.
+    static func serve(_ entry: CachedResponse, as status: CacheStatus, now: Date) -> (HTTPResponse, HTTPBody?) {
+        (stamped(entry.response, age: Freshness.currentAge(of: entry, now: now), as: status), HTTPBody(entry.body))
     }
 
-    /// A stored response as an answer: a `304` when the caller's own conditions (`request`, when it
-    /// has any) say it has the response already (RFC 9111 §4.3.2), the `selection` of its bytes as
-    /// a `206`, or the whole response.
+    /// A stored response reused as it is, with the `freshness` the decision to reuse it was made
+    /// on (its age, and `X-Cache` `HIT` when fresh, `STALE` otherwise): a `304` when the caller's
+    /// own conditions (`request`, when it has any) say it has the response already (RFC 9111
+    /// §4.3.2), the `selection` of its bytes as a `206`, or the whole response.
     static func answer(
-        _ entry: CachedResponse, as status: CacheStatus?, now: Date, conditions request: HTTPRequest?,
-        selection: StoredRanges.Selection
+        _ entry: CachedResponse, freshness: Freshness, conditions request: HTTPRequest?, selection: StoredRanges.Selection
     ) -> (HTTPResponse, HTTPBody?) {
+        let (age, status): (Double, CacheStatus) = (freshness.currentAge, freshness.isFresh ? .hit : .stale)
         if let request, CallerConditions.callerHasCurrent(request, entry: entry) {
-            return (stamped(CallerConditions.notModified(entry), from: entry, as: status, now: now), nil)
+            return (stamped(CallerConditions.notModified(entry), age: age, as: status), nil)
         }
         guard case .bytes(let positions, let complete) = selection else {
-            return serve(entry, as: status, now: now)
+            return (stamped(entry.response, age: age, as: status), HTTPBody(entry.body))
         }
         let (response, body) = StoredRanges.cut(entry, to: positions, completeLength: complete)
-        return (stamped(response, from: entry, as: status, now: now), HTTPBody(body))
+        return (stamped(response, age: age, as: status), HTTPBody(body))
     }
 
-    /// `response` (from `entry`) with the entry's current `Age` and `X-Cache`.
-    private static func stamped(_ response: HTTPResponse, from entry: CachedResponse, as status: CacheStatus?, now: Date)
-        -> HTTPResponse
-    {
-        // The lifetime only when the status is to be worked out: the age needs none.
-        let (age, shown): (Double, CacheStatus)
-        if let status {
-            (age, shown) = (Freshness.currentAge(of: entry, now: now), status)
-        } else {
-            let freshness = Freshness(of: entry, now: now)
-            (age, shown) = (freshness.currentAge, freshness.isFresh ? .hit : .stale)
-        }
+    /// `response` with `Age: age` (whole seconds) and `X-Cache: status`.
+    private static func stamped(_ response: HTTPResponse, age: Double, as status: CacheStatus) -> HTTPResponse {
         var response = response
         response.headerFields[.age] = String(Int(age.rounded(.down)))
-        mark(&response, shown)
+        mark(&response, status)
         return response
     }
 

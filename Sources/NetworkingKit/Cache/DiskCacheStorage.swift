@@ -117,7 +117,7 @@ public actor DiskCacheStorage: CacheStorage {
     /// Removes every entry for `url`, in every partition.
     public func removeAll(url: String) {
         loadIndexIfNeeded()
-        let prefix = Self.hexDigest(of: url) + "-"
+        let prefix = LowercaseHex.sha256(of: url) + "-"
         for name in index?.keys ?? [] where name.hasPrefix(prefix) {
             delete(name)
         }
@@ -249,18 +249,7 @@ public actor DiskCacheStorage: CacheStorage {
 
     /// `<SHA-256 of the URL>-<SHA-256 of the partition>`, both in lowercase hexadecimal.
     static func fileName(for key: CacheKey) -> String {
-        hexDigest(of: key.url) + "-" + hexDigest(of: key.partition)
-    }
-
-    private static func hexDigest(of string: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(SHA256.byteCount * 2)
-        for byte in SHA256.hash(data: Data(string.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        LowercaseHex.sha256(of: key.url) + "-" + LowercaseHex.sha256(of: key.partition)
     }
 
     private static func isEntryFileName(_ name: String) -> Bool {

@@ -7,8 +7,6 @@ struct Freshness: Sendable, Equatable {
     let lifetime: Double
     /// How old the response is now (§4.2.3's `current_age`).
     let currentAge: Double
-    /// The response's `Cache-Control`, parsed once here for the reuse rules as well.
-    let cacheControl: CacheControl
 
     /// Whether the response is still fresh: `freshness_lifetime > current_age` (§4.2).
     var isFresh: Bool { lifetime > currentAge }
@@ -20,10 +18,8 @@ struct Freshness: Sendable, Equatable {
     init(of entry: CachedResponse, now: Date) {
         let fields = entry.response.headerFields
         let dateValue = entry.parsed.date
-        let cacheControl = entry.parsed.cacheControl
-        self.cacheControl = cacheControl
         self.lifetime = Self.lifetime(
-            status: entry.response.status.code, fields: fields, cacheControl: cacheControl,
+            status: entry.response.status.code, fields: fields, cacheControl: entry.parsed.cacheControl,
             dateValue: dateValue ?? entry.responseTime)
         self.currentAge = Self.currentAge(
             fields: fields, dateValue: dateValue, requestTime: entry.requestTime, responseTime: entry.responseTime,

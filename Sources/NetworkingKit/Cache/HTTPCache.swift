@@ -126,16 +126,17 @@ public final class HTTPCache: Middleware {
         let usable = stored.flatMap { StoredRanges.selection(of: $0.entry, for: range) }
         let found = usable == nil ? nil : stored
         let selection = usable ?? .whole
+        let conditions = conditional ? exchange.request : nil
 
         switch policy {
         case .returnCacheDataDontLoad:
             guard let found else { return CachedAnswer.gatewayTimeout() }
             return CachedAnswer.answer(
-                found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+                found.entry, freshness: Freshness(of: found.entry, now: now), conditions: conditions, selection: selection)
         case .returnCacheDataElseLoad:
             guard let found else { return try await load(exchange, next: next, replacing: stored) }
             return CachedAnswer.answer(
-                found.entry, as: nil, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+                found.entry, freshness: Freshness(of: found.entry, now: now), conditions: conditions, selection: selection)
         case .useProtocolCachePolicy, .reloadIgnoringCacheData:
             break
         }
@@ -149,20 +150,18 @@ public final class HTTPCache: Middleware {
             }
             return try await load(exchange, next: next, replacing: stored)
         }
+        // The freshness the decision is made on is the one the answer shows (its age, HIT or STALE).
         let freshness = Freshness(of: found.entry, now: now)
-        switch Reuse(entry: freshness.cacheControl, freshness: freshness, request: directives) {
+        switch Reuse(entry: found.entry.parsed.cacheControl, freshness: freshness, request: directives) {
         case .fresh:
             context.logger.trace("Cache hit", metadata: ["url": "\(url)"])
-            return CachedAnswer.answer(
-                found.entry, as: .hit, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(found.entry, freshness: freshness, conditions: conditions, selection: selection)
         case .stale:
-            return CachedAnswer.answer(
-                found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(found.entry, freshness: freshness, conditions: conditions, selection: selection)
         case .staleWhileRevalidate:
             // §5.2.1.7: only-if-cached asks that the origin not be contacted, not even behind.
             if !directives.onlyIfCached { revalidateInBackground(found, exchange: exchange, next: next) }
-            return CachedAnswer.answer(
-                found.entry, as: .stale, now: now, conditions: conditional ? exchange.request : nil, selection: selection)
+            return CachedAnswer.answer(found.entry, freshness: freshness, conditions: conditions, selection: selection)
         case .validate:
             if directives.onlyIfCached { return CachedAnswer.gatewayTimeout() }
             // The caller's own conditions or range go to the origin as they are: the cache's

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 
@@ -56,17 +55,9 @@ enum StoredFields {
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { continue }
             let lines = request.headerFields[values: fieldName]
-            if !lines.isEmpty { values[name] = digest(normalize(lines.joined(separator: ", "), name: name)) }
+            if !lines.isEmpty { values[name] = LowercaseHex.sha256(of: normalize(lines.joined(separator: ", "), name: name)) }
         }
         return values
-    }
-
-    /// The SHA-256 digest of `value`'s UTF-8 bytes, in lowercase hex.
-    private static func digest(_ value: String) -> String {
-        SHA256.hash(data: Data(value.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
 
     /// Whether a stored response may answer `request` as far as `Vary` goes (RFC 9111 §4.1):

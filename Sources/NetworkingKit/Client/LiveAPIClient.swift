@@ -285,14 +285,7 @@ public struct LiveAPIClient: APIClient {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         value ^= value >> 31
-        // Sixteen hex digits written in place: one allocation, where padding a radix-16 string took three.
-        return String(unsafeUninitializedCapacity: 16) { digits in
-            for index in 0..<16 {
-                digits[index] = hexDigits[Int(truncatingIfNeeded: value >> (60 - 4 * index)) & 0xF]
-            }
-            return 16
-        }
+        // Written in place: one allocation, where padding a radix-16 string took three.
+        return LowercaseHex.string(of: value)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -87,8 +87,8 @@ enum URLBuilder {
             source?.utf8.contains { $0 != UInt8(ascii: "/") } ?? false
         }
         // Written into one string, segment by segment, without a list of them; a segment that
-        // needs no escape is copied as it is.
-        // Read as bytes: `/` is ASCII, so every segment starts and ends on a character.
+        // needs no escape is copied as it is. Read as bytes: `/` is ASCII, so every segment
+        // starts and ends on a character.
         func appendSegments(of source: String?) {
             guard let source else { return }
             let bytes = source.utf8

@@ -229,7 +229,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        _ = cancelWhenSent.withLock { $0.remove(task.taskIdentifier) }
+        #if canImport(FoundationNetworking)
+        // Only an upload can wait there (one that ended before its file had gone): no lock for the rest.
+        if task is URLSessionUploadTask { _ = cancelWhenSent.withLock { $0.remove(task.taskIdentifier) } }
+        #endif
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.end()
         if let error {

@@ -36,7 +36,7 @@ struct BenchScenario: Sendable {
         _ type: Answer.Type, baseURL: URL, choice: TransportChoice, answer: BenchAnswer, breakdown: Bool
     ) -> [BenchScenario] {
         let transport = choice.transport
-        let shape = Shape(type: type, baseURL: baseURL, answer: answer)
+        let shape = Shape<Answer>(baseURL: baseURL, answer: answer)
         return [
             choice == .ahc ? rawAsyncHTTPClient(shape) : rawURLSession(shape),
             bareTransport(shape, transport: transport),
@@ -53,9 +53,8 @@ struct BenchScenario: Sendable {
                     + fullStackWithoutEach(shape, transport: transport) : [])
     }
 
-    /// What every scenario of a run asks for and decodes, and where.
+    /// What every scenario of a run asks for and where; each decodes its answer as `Answer`.
     private struct Shape<Answer: Decodable & Sendable>: Sendable {
-        let type: Answer.Type
         let baseURL: URL
         let answer: BenchAnswer
     }
@@ -92,7 +91,7 @@ struct BenchScenario: Sendable {
             let response = try await AsyncHTTPClientTransport.sharedClient.execute(request, timeout: .seconds(30))
             guard response.status == .ok else { throw BenchFailure.status(Int(response.status.code)) }
             let buffer = try await response.body.collect(upTo: 1 << 20)
-            _ = try decoder.decode(shape.type, from: Data(buffer.readableBytesView))
+            _ = try decoder.decode(Answer.self, from: Data(buffer.readableBytesView))
         }
     }
 
@@ -107,7 +106,7 @@ struct BenchScenario: Sendable {
             let (data, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard status == 200 else { throw BenchFailure.status(status) }
-            _ = try decoder.decode(shape.type, from: data)
+            _ = try decoder.decode(Answer.self, from: data)
         }
     }
 
@@ -126,7 +125,7 @@ struct BenchScenario: Sendable {
             let (response, body) = try await transport.send(request, body: nil, context: context)
             guard response.status == .ok else { throw BenchFailure.status(response.status.code) }
             let data = try await body?.collect(upTo: 1 << 20) ?? Data()
-            _ = try decoder.decode(shape.type, from: data)
+            _ = try decoder.decode(Answer.self, from: data)
         }
     }
 
