@@ -16,17 +16,29 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "ClientOverhead",
+        // The in-memory rows, shared by the two executables below.
+        .target(
+            name: "BenchmarkScenarios",
             dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NetworkingKit", package: "NetworkingKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Time and allocations per call (`swift package benchmark`). The plugin runs every
+        // executable in Benchmarks/, so InstructionCounts lives in Sources/.
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: [
+                "BenchmarkScenarios",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NetworkingKit", package: "NetworkingKit"),
             ],
             path: "Benchmarks/ClientOverhead",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Instructions per call, counted by callgrind (instruction-counts.sh).
+        .executableTarget(name: "InstructionCounts", dependencies: ["BenchmarkScenarios"]),
     ],
     swiftLanguageModes: [.v6]
 )

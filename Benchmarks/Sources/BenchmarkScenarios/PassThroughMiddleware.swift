@@ -2,8 +2,10 @@ import HTTPTypes
 import NetworkingKit
 
 /// A middleware that only calls the next one: the floor any middleware costs by being in the chain.
-struct PassThroughMiddleware: Middleware {
-    func intercept(
+public struct PassThroughMiddleware: Middleware {
+    public init() {}
+
+    public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await next(request, body, context)
