@@ -8,7 +8,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // `name:` so that `package: "NetworkingKit"` holds whatever the clone's folder is called.
-        .package(name: "NetworkingKit", path: ".."),
+        .package(name: "NetworkingKit", path: "..", traits: ["AsyncHTTPClientTransport"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Malloc counts through the interposer; the default traits would also ask for a runtime
@@ -39,6 +40,18 @@ let package = Package(
         ),
         // Instructions per call, counted by callgrind (instruction-counts.sh).
         .executableTarget(name: "InstructionCounts", dependencies: ["BenchmarkScenarios"]),
+        // Instructions per request over loopback, counted by callgrind (loopback-instruction-counts.sh).
+        .executableTarget(
+            name: "LoopbackInstructionCounts",
+            dependencies: [
+                "BenchmarkScenarios",
+                .product(name: "NetworkingKit", package: "NetworkingKit"),
+                .product(name: "NetworkingKitAsyncHTTPClient", package: "NetworkingKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

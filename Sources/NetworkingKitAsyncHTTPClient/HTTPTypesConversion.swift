@@ -47,7 +47,7 @@ extension HTTPResponse {
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
-            guard let name = HTTPField.Name(name) else { continue }
+            guard let name = HTTPField.Name.received(name) else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
         self.init(

@@ -50,27 +50,24 @@ public enum Rows {
             ClientRow("client_logging_info", noStore) { [LoggingMiddleware(logger: infoLogger)] },
             // `netkit bench`'s full stack, in process: logging at info to a discarding handler,
             // answers marked no-store. Compare with raw_transport for what the library costs per call.
-            ClientRow("client_full_stack_logging_info", noStore) {
-                [
-                    TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(logger: infoLogger),
-                    AuthenticationMiddleware(tokenProvider: benchmarkSession()),
-                    RequestDeduplicator(),
-                    HTTPCache(storage: MemoryCacheStorage()),
-                    RetryMiddleware(),
-                ]
-            },
+            ClientRow("client_full_stack_logging_info", noStore) { fullStack(logger: infoLogger) },
             // The whole default order (ARCHITECTURE.md), every concern on, nothing bootstrapped.
-            ClientRow("client_full_stack", transport) {
-                [
-                    TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(),
-                    AuthenticationMiddleware(tokenProvider: benchmarkSession()),
-                    RequestDeduplicator(),
-                    HTTPCache(storage: MemoryCacheStorage()),
-                    RetryMiddleware(),
-                ]
-            },
+            ClientRow("client_full_stack", transport) { fullStack(logger: nil) },
         ]
     }()
+
+    /// The whole default order (ARCHITECTURE.md): logging, metrics and tracing with no backend
+    /// bootstrapped, logging to `logger` (or nowhere), authentication, de-duplication, a memory
+    /// cache and retry.
+    public static func fullStack(logger: Logger?) -> [any Middleware] {
+        [
+            TracingMiddleware(), MetricsMiddleware(), LoggingMiddleware(logger: logger),
+            AuthenticationMiddleware(tokenProvider: benchmarkSession()),
+            RequestDeduplicator(),
+            HTTPCache(storage: MemoryCacheStorage()),
+            RetryMiddleware(),
+        ]
+    }
 
     /// A token that never expires, for the rows with authentication.
     public static func benchmarkSession() -> TokenRefresher {

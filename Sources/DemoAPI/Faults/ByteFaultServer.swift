@@ -17,6 +17,7 @@ import NIOSSL
 /// | `/not-http` | `HELLO WORLD` instead of a status line |
 /// | `/reset-mid-body` | 10 of 100 declared bytes, then a TCP reset |
 /// | `/reset-mid-chunked` | one chunk of a chunked body, then a TCP reset |
+/// | `/field-name-spellings` | 200 with `ok`, its field names in lower, upper and mixed case |
 /// | anything else | 200 with `ok` |
 public final class ByteFaultServer: Sendable {
     /// The port really bound.
@@ -138,6 +139,11 @@ private final class ScriptedAnswer: ChannelInboundHandler {
             ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789", .reset)
         case "/reset-mid-chunked":
             ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n", .reset)
+        case "/field-name-spellings":
+            (
+                "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nCONTENT-LENGTH: 2\r\nCache-Control: no-store\r\n"
+                    + "x-request-id: abc\r\nX-Odd-name: 1\r\nConnection: close\r\n\r\nok", .close
+            )
         default:
             ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", .close)
         }

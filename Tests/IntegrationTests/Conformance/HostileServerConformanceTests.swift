@@ -1,5 +1,6 @@
 import DemoAPI
 import Foundation
+import HTTPTypes
 import NetworkingKit
 import Testing
 
@@ -19,6 +20,29 @@ struct HostileServerConformanceTests {
         try await ByteFaultServer.withServer { server in
             let error = await networkError { _ = try await client(server, kind).send(Request<String>(path: path)) }
             #expect(error?.transportKind == .invalidResponse, "got \(String(describing: error))")
+        }
+    }
+
+    @Test(
+        "field names in any case are found by name, and the AsyncHTTPClient transport keeps each as the server spelt it",
+        arguments: TransportKind.allCases)
+    func fieldNameSpellings(kind: TransportKind) async throws {
+        try await ByteFaultServer.withServer { server in
+            let response = try await client(server, kind).response(for: Request<String>(path: "/field-name-spellings"))
+            #expect(response.value == "ok")
+            let fields = response.response.headerFields
+            #expect(fields[.contentType] == "text/plain")
+            #expect(fields[.contentLength] == "2")
+            #expect(fields[.cacheControl] == "no-store")
+            #expect(fields[HTTPField.Name("X-Request-ID")!] == "abc")
+            #expect(fields[HTTPField.Name("x-odd-name")!] == "1")
+            if kind == .asyncHTTPClient {
+                // FoundationNetworking respells and reorders some (Content-Length); AsyncHTTPClient hands them on as sent.
+                #expect(
+                    fields.map(\.name.rawName) == [
+                        "content-type", "CONTENT-LENGTH", "Cache-Control", "x-request-id", "X-Odd-name", "Connection",
+                    ])
+            }
         }
     }
 

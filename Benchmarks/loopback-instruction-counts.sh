@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Instructions per request over loopback, counted by callgrind: the HTTP library used directly
+# (raw AsyncHTTPClient, raw URLSession), NetworkingKit's bare transport, the client, and the full
+# stack, against nginx (Benchmarks/nginx.conf), with the ratio of raw's count to each row's (1.00
+# is raw's cost; below is dearer). Where netkit bench's time ratios move by several points from run
+# to run on a shared machine, these move by one or two: they count the process's own work (not the
+# kernel's, nor time spent waiting).
+#
+#   Benchmarks/loopback-instruction-counts.sh [IN_FLIGHT (64)] [ROW...]
+#
+# Each row runs twice under callgrind, 1,000 and 3,000 requests; the difference over 2,000
+# requests is its count per request, with start-up and the first connections cancelled out. Needs
+# valgrind and nginx (Debian: apt-get install valgrind nginx-light). A few minutes per row.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+in_flight=${1:-64}
+shift || true
+command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+command -v nginx > /dev/null || { echo "nginx is not installed (apt-get install nginx-light)" >&2; exit 1; }
+swift build -c release --product LoopbackInstructionCounts
+binary="$(swift build -c release --show-bin-path)/LoopbackInstructionCounts"
+
+work=$(mktemp -d)
+trap 'kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: copies without it.
+mkdir "$work/lib"
+cp "$binary" "$work/counts"
+strip --strip-debug "$work/counts"
+ldd "$binary" | awk '$3 ~ /\/lib\/swift\// { print $3 }' | while read -r library; do
+    cp "$library" "$work/lib/"
+    strip --strip-debug "$work/lib/$(basename "$library")"
+done
+
+mkdir -p "$work/nginx/tmp"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+sed "s/PORT/$port/" nginx.conf > "$work/nginx/nginx.conf"
+cp todos.json "$work/nginx/todos"
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
+for _ in $(seq 50); do
+    curl -sf "http://127.0.0.1:$port/todos/1" > /dev/null 2>&1 && break
+    sleep 0.1
+done
+
+count() { # row requests -> instructions of the whole process
+    SWIFT_DETERMINISTIC_HASHING=1 LD_LIBRARY_PATH="$work/lib" valgrind --tool=callgrind \
+        --callgrind-out-file="$work/callgrind.out" "$work/counts" "http://127.0.0.1:$port" "$1" "$2" "$in_flight" 2>&1 |
+        awk '/Collected :/ { print $4 }'
+}
+
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <("$work/counts" --list)
+echo "| row, $in_flight in flight | instructions per request | vs raw |"
+echo "|---|---:|---:|"
+raw=""
+for row in "${rows[@]}"; do
+    a=$(count "$row" 1000)
+    b=$(count "$row" 3000)
+    if [ -z "$a" ] || [ -z "$b" ]; then
+        echo "error: $row did not run under valgrind" >&2
+        exit 1
+    fi
+    per_request=$(((b - a) / 2000))
+    case "$row" in raw_*) raw=$per_request ;; esac
+    ratio=$([ -n "$raw" ] && awk -v raw="$raw" -v row="$per_request" 'BEGIN { printf "%.2f", raw / row }')
+    echo "| $row | $per_request | $ratio |"
+done
