@@ -4,7 +4,7 @@
 # time does not, and this machine's kernel exposes no hardware counters for ordo-one/benchmark to
 # read, so they are counted here instead.
 #
-#   Benchmarks/instruction-counts.sh            # count, and fail when a row grew by more than 1%
+#   Benchmarks/instruction-counts.sh            # count, and fail when a row grew by more than 3%
 #   Benchmarks/instruction-counts.sh --record   # count, and record the counts as the new thresholds
 #   Benchmarks/instruction-counts.sh --profile ROW   # leave a callgrind profile of 2,000 calls
 #
@@ -14,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 thresholds=Thresholds/instructions-per-call.txt
-tolerance=1 # percent: the counts repeat to within a few instructions
+# Percent. A build repeats its counts to within a few instructions, but a change anywhere moves
+# every row by up to about 1,000 per call: the runtime's table of generic type metadata, which
+# JSONDecoder looks up many times per call, probes differently.
+tolerance=3
 mode=check
 case "${1:-}" in
 --record) mode=record ;;

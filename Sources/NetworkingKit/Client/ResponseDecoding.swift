@@ -27,9 +27,9 @@ enum ResponseDecoding {
         decoder: JSONDecoder,
         request: RequestSummary
     ) throws -> T {
-        let hasNoBody =
-            method == .head || response.status.code == 204 || response.status.code == 205
-            || response.status.code == 304
+        // The status is parsed from its field on every read: read once.
+        let code = response.status.code
+        let hasNoBody = method == .head || code == 204 || code == 205 || code == 304
         let body = hasNoBody ? Data() : data
 
         // Compared as types first: a cast to a type it cannot be costs a dynamic cast per call.

@@ -4,6 +4,8 @@ extension Logger {
     /// Whether this is a no-op logger (the client's default), which drops every line: work done
     /// only for its lines (metadata, redaction) can be skipped.
     var writesNothing: Bool {
-        handler is SwiftLogNoOpLogHandler
+        // The handler's type compared, not cast: `is` costs a dynamic cast on every call, and a
+        // struct has no subclass that a cast would also find.
+        type(of: handler) == SwiftLogNoOpLogHandler.self
     }
 }

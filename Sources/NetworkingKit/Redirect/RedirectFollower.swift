@@ -63,7 +63,10 @@ struct RedirectFollower: Sendable {
 
     /// The statuses that are followed; 300 (a choice for the user), 304 and 305 are not.
     static func isRedirect(_ status: HTTPResponse.Status) -> Bool {
-        [301, 302, 303, 307, 308].contains(status.code)
+        switch status.code {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 
     /// The `Location` value resolved against the URL it came from; only http and https qualify.
