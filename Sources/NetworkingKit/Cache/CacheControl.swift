@@ -113,8 +113,7 @@ struct CacheControl: Sendable, Equatable {
 
     /// A directive's name in lowercase; nearly every one already is, and is then taken as it is.
     private static func lowercasedName(_ name: Substring.UTF8View) -> String {
-        let text = String(Substring(name))
-        return name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? text.lowercased() : text
+        String(Substring(name)).lowercasedIfNeeded
     }
 
     /// The directives of a line with quoted strings, whose commas and escapes are the strings'.

@@ -71,8 +71,8 @@ struct DeduplicationKey: Hashable, Sendable {
         }
 
         self.method = request.method
-        self.scheme = request.scheme?.lowercased()
-        self.authority = request.authority?.lowercased()
+        self.scheme = request.scheme?.lowercasedIfNeeded
+        self.authority = request.authority?.lowercasedIfNeeded
         self.path = request.path
         self.fields = fields
         self.timeout = options.timeout

@@ -73,10 +73,11 @@ public struct RetryMiddleware: Middleware {
                 case .success((let answer, _)): response = answer
                 case .failure(let error): return policy.decision(for: error)
                 }
-                let decision = policy.decision(status: response.status.code, headers: response.headerFields)
+                let code = response.status.code
+                let decision = policy.decision(status: code, headers: response.headerFields)
                 // Only an answer that needed no retry earns the budget back; a rate limit that
                 // failed fast (Retry-After over the cap) does not.
-                if decision == .stop, !policy.retryableStatuses.contains(response.status.code) {
+                if decision == .stop, !policy.retryableStatuses.contains(code) {
                     budget?.recordSuccess()
                 }
                 return decision
