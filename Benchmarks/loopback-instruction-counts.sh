@@ -62,6 +62,7 @@ for row in "${rows[@]}"; do
     fi
     per_request=$(((b - a) / 2000))
     case "$row" in raw_*) raw=$per_request ;; esac
-    ratio=$([ -n "$raw" ] && awk -v raw="$raw" -v row="$per_request" 'BEGIN { printf "%.2f", raw / row }')
+    ratio=""
+    if [ -n "$raw" ]; then ratio=$(awk -v raw="$raw" -v row="$per_request" 'BEGIN { printf "%.2f", raw / row }'); fi
     echo "| $row | $per_request | $ratio |"
 done

@@ -109,40 +109,55 @@ final class BodyPump: Sendable {
     /// The next chunk, `nil` at the end; ``DeadlineExceeded`` once the deadline has passed.
     func next() async throws -> ByteBuffer? {
         startIfNeeded()
+        // What is already there is taken without suspending: no continuation and no cancellation
+        // handler, which a small answer read ahead whole would otherwise pay for each of its chunks
+        // and its end. A cancelled reader goes the long way, and is told so.
+        if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
+            return try Self.hand(ready)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
-                enum Step {
-                    case chunk(ByteBuffer, CheckedContinuation<Void, Never>?)
-                    case end(Result<Void, any Error>)
-                    case wait
-                }
-                let step = state.withLock { state -> Step in
-                    // Chunks before the end: a body that ended well is read to its last byte
-                    // (a failure empties the queue).
-                    if let chunk = state.chunks.popFirst() {
-                        state.queuedBytes -= chunk.readableBytes
-                        guard state.queuedBytes < Self.readAhead else { return .chunk(chunk, nil) }
-                        defer { state.room = nil }
-                        return .chunk(chunk, state.room)
-                    }
-                    if let end = state.end { return .end(end) }
+                let ready = state.withLock { state -> Ready? in
+                    if let ready = Self.takeReady(&state) { return ready }
                     state.reader = continuation
-                    return .wait
+                    return nil
                 }
-                switch step {
-                case .chunk(let chunk, let room):
-                    room?.resume()
-                    continuation.resume(returning: chunk)
-                case .end(.success):
-                    continuation.resume(returning: nil)
-                case .end(.failure(let error)):
-                    continuation.resume(throwing: error)
-                case .wait:
-                    break
+                if let ready {
+                    continuation.resume(with: Result { try Self.hand(ready) })
                 }
             }
         } onCancel: {
             finish(.failure(CancellationError()))
+        }
+    }
+
+    /// A chunk for the reader, with the pump's room to give back if it waits for some; or the end.
+    private enum Ready {
+        case chunk(ByteBuffer, CheckedContinuation<Void, Never>?)
+        case end(Result<Void, any Error>)
+    }
+
+    /// Takes the next chunk, or the end once every chunk is taken (a body that ended well is read
+    /// to its last byte; a failure empties the queue).
+    private static func takeReady(_ state: inout State) -> Ready? {
+        if let chunk = state.chunks.popFirst() {
+            state.queuedBytes -= chunk.readableBytes
+            guard state.queuedBytes < readAhead else { return .chunk(chunk, nil) }
+            defer { state.room = nil }
+            return .chunk(chunk, state.room)
+        }
+        return state.end.map(Ready.end)
+    }
+
+    /// What `ready` gives the reader, once the lock is released.
+    private static func hand(_ ready: Ready) throws -> ByteBuffer? {
+        switch ready {
+        case .chunk(let chunk, let room):
+            room?.resume()
+            return chunk
+        case .end(let end):
+            try end.get()
+            return nil
         }
     }
 
