@@ -69,24 +69,36 @@ enum CachePartition {
     }
 
     private static func normalized(scheme: String, authority: String, pathAndQuery: String) -> String {
-        // The usual request (lowercase scheme and host, a path, no fragment) needs no rewriting.
-        if !pathAndQuery.isEmpty, !pathAndQuery.utf8.contains(UInt8(ascii: "#")),
-            !scheme.utf8.contains(where: isUppercaseASCII), !authority.utf8.contains(where: isUppercaseASCII)
-        {
-            var key = ""
-            key.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + pathAndQuery.utf8.count)
-            key += scheme
-            key += "://"
-            key += authority
-            key += pathAndQuery
-            return key
+        // Scheme and host compare without case; the fragment is not sent, so it is no part of the key.
+        var scheme = scheme.lowercasedIfNeeded
+        var authority = authority.lowercasedIfNeeded
+        var path = pathAndQuery
+        return path.withUTF8 { path in
+            let sent = UnsafeBufferPointer(rebasing: path[..<(path.firstIndex(of: UInt8(ascii: "#")) ?? path.endIndex)])
+            return scheme.withUTF8 { scheme in
+                authority.withUTF8 { authority in key(scheme: scheme, authority: authority, path: sent) }
+            }
         }
-        let withoutFragment = pathAndQuery.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
-        let path = withoutFragment.map(String.init) ?? pathAndQuery
-        return "\(scheme.lowercased())://\(authority.lowercased())\(path.isEmpty ? "/" : path)"
     }
 
-    private static func isUppercaseASCII(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    /// `scheme://authority` followed by `path` (`/` when empty), copied into one new string: a
+    /// string grown by `+=` checks its capacity and its encoding at every step, which cost more
+    /// than the rest of the key.
+    private static func key(
+        scheme: UnsafeBufferPointer<UInt8>, authority: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>
+    ) -> String {
+        String(unsafeUninitializedCapacity: scheme.count + 3 + authority.count + max(path.count, 1)) { buffer in
+            var written = 0
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                (buffer.baseAddress! + written).initialize(from: base, count: bytes.count)
+                written += bytes.count
+            }
+            append(scheme)
+            ("://" as StaticString).withUTF8Buffer(append)
+            append(authority)
+            if path.isEmpty { ("/" as StaticString).withUTF8Buffer(append) } else { append(path) }
+            return written
+        }
     }
 }
