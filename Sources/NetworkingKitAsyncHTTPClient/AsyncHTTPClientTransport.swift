@@ -84,7 +84,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             try Task.checkCancellation()
             clientResponse = try await Self.resendingOnClosedConnection(body: body) {
                 var clientRequest = try HTTPClientRequest(request, body: body)
-                if decodesContent, request.headerFields[.acceptEncoding] == nil {
+                if decodesContent, !request.headerFields.contains(.acceptEncoding) {
                     clientRequest.headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
                 }
                 return try await client.execute(

@@ -91,7 +91,7 @@ public struct AuthenticationMiddleware: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         // A credential the endpoint set itself is the endpoint's business: it is neither replaced
         // nor refreshed. A refresh's own request goes through as it is (see RefreshScope).
-        guard context.options.requiresAuthentication, request.headerFields[.authorization] == nil,
+        guard context.options.requiresAuthentication, !request.headerFields.contains(.authorization),
             !RefreshScope.isRefreshing
         else {
             return try await next(request, body, context)

@@ -47,7 +47,7 @@ enum CachedAnswer {
     /// Sets `X-Cache: status`, nearly always on a response without one: then the field made once
     /// for the status is added, without checking its value again.
     private static func mark(_ response: inout HTTPResponse, _ status: CacheStatus) {
-        guard response.headerFields[.xCache] == nil else {
+        guard !response.headerFields.contains(.xCache) else {
             response.headerFields[.xCache] = status.rawValue
             return
         }

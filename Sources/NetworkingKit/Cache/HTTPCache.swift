@@ -406,7 +406,7 @@ public final class HTTPCache: Middleware {
         }
         let directives = CacheControl(response.headerFields)
         guard request.method == .post, representsTarget, [.ok, .nonAuthoritativeInformation].contains(response.status),
-            directives.has("max-age") || response.headerFields[.expires] != nil
+            directives.has("max-age") || response.headerFields.contains(.expires)
         else { return (response, responseBody) }
         // Stored as the answer a GET of the URL would have had: the GET rules decide the rest.
         var asGet = request

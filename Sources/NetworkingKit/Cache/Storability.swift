@@ -29,9 +29,9 @@ enum Storability {
         let directives = CacheControl(response.headerFields)
         guard !forbidsStoring(directives, status: status), !requestDirectives.noStore else { return false }
         guard StoredFields.varyNames(response) != ["*"] else { return false }
-        return directives.has("max-age") || response.headerFields[.expires] != nil
+        return directives.has("max-age") || response.headerFields.contains(.expires)
             || Freshness.heuristicallyCacheableStatuses.contains(status)
-            || (directives.has("public") && response.headerFields[.lastModified] != nil)
+            || (directives.has("public") && response.headerFields.contains(.lastModified))
     }
 
     /// Whether a response's own directives forbid storing it: `no-store`, unless `must-understand`

@@ -6,7 +6,7 @@ import HTTPTypes
 enum Validation {
     /// Whether `entry` carries a validator (`ETag` or `Last-Modified`) to revalidate with.
     static func hasValidator(_ entry: CachedResponse) -> Bool {
-        entry.response.headerFields[.eTag] != nil || entry.response.headerFields[.lastModified] != nil
+        entry.response.headerFields.contains(.eTag) || entry.response.headerFields.contains(.lastModified)
     }
 
     /// `request` made conditional on `entry` (§4.3.1): `If-None-Match` with its entity tag,

@@ -105,7 +105,7 @@ public final class URLSessionTransport: HTTPTransport {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        if request.headerFields[.acceptEncoding] == nil {
+        if !request.headerFields.contains(.acceptEncoding) {
             // What every transport decodes; libcurl would also ask for br and zstd.
             urlRequest.setValue(ContentCoding.acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
         }
