@@ -26,32 +26,16 @@ case "${1:-}" in
 *) echo "usage: $0 [--record | --profile ROW]" >&2; exit 2 ;;
 esac
 
-command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-swift build -c release --product InstructionCounts
-binary="$(swift build -c release --show-bin-path)/InstructionCounts"
-
-# valgrind 3.19 cannot read the DWARF 5 debug information Swift writes, in the binary or in the
-# toolchain's libraries: it runs copies without it (symbols stay, for profiles).
+source ./callgrind.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/lib"
-cp "$binary" "$work/InstructionCounts"
-strip --strip-debug "$work/InstructionCounts"
-ldd "$binary" | awk '$3 ~ /\/lib\/swift\// { print $3 }' | while read -r library; do
-    cp "$library" "$work/lib/"
-    strip --strip-debug "$work/lib/$(basename "$library")"
-done
-
-# Swift seeds its hashing per process; fixed here, so that dictionaries do the same work each run.
+prepare_for_callgrind InstructionCounts "$work"
 count() { # row calls -> instructions of the whole process
-    SWIFT_DETERMINISTIC_HASHING=1 LD_LIBRARY_PATH="$work/lib" valgrind --tool=callgrind \
-        --callgrind-out-file="$work/$1.$2.out" "$work/InstructionCounts" "$1" "$2" 2>&1 |
-        awk '/Collected :/ { print $4 }'
+    callgrind_count "$work" "$work/$1.$2.out" "$1" "$2"
 }
 
 if [ "$mode" = profile ]; then
-    SWIFT_DETERMINISTIC_HASHING=1 LD_LIBRARY_PATH="$work/lib" valgrind --tool=callgrind \
-        --callgrind-out-file="$PWD/callgrind.$profile_row.out" "$work/InstructionCounts" "$profile_row" 2000
+    callgrind_run "$work" "$PWD/callgrind.$profile_row.out" "$profile_row" 2000
     echo "callgrind_annotate --inclusive=yes $PWD/callgrind.$profile_row.out | less"
     exit 0
 fi
@@ -70,7 +54,7 @@ failed=0
 improved=0
 echo "| row | instructions per call | recorded | change |"
 echo "|---|---:|---:|---:|"
-for row in $("$work/InstructionCounts" --list); do
+for row in $("$work/program" --list); do
     # The two runs at once: one core each.
     count "$row" 1000 > "$work/a" &
     count "$row" 3000 > "$work/b"

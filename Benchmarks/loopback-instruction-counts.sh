@@ -16,21 +16,11 @@ cd "$(dirname "$0")"
 
 in_flight=${1:-64}
 shift || true
-command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 command -v nginx > /dev/null || { echo "nginx is not installed (apt-get install nginx-light)" >&2; exit 1; }
-swift build -c release --product LoopbackInstructionCounts
-binary="$(swift build -c release --show-bin-path)/LoopbackInstructionCounts"
-
+source ./callgrind.sh
 work=$(mktemp -d)
 trap 'kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
-# valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: copies without it.
-mkdir "$work/lib"
-cp "$binary" "$work/counts"
-strip --strip-debug "$work/counts"
-ldd "$binary" | awk '$3 ~ /\/lib\/swift\// { print $3 }' | while read -r library; do
-    cp "$library" "$work/lib/"
-    strip --strip-debug "$work/lib/$(basename "$library")"
-done
+prepare_for_callgrind LoopbackInstructionCounts "$work"
 
 mkdir -p "$work/nginx/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
@@ -43,13 +33,11 @@ for _ in $(seq 50); do
 done
 
 count() { # row requests -> instructions of the whole process
-    SWIFT_DETERMINISTIC_HASHING=1 LD_LIBRARY_PATH="$work/lib" valgrind --tool=callgrind \
-        --callgrind-out-file="$work/callgrind.out" "$work/counts" "http://127.0.0.1:$port" "$1" "$2" "$in_flight" 2>&1 |
-        awk '/Collected :/ { print $4 }'
+    callgrind_count "$work" "$work/callgrind.out" "http://127.0.0.1:$port" "$1" "$2" "$in_flight"
 }
 
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <("$work/counts" --list)
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <("$work/program" --list)
 echo "| row, $in_flight in flight | instructions per request | vs raw |"
 echo "|---|---:|---:|"
 raw=""
