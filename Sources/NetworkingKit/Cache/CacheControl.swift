@@ -36,10 +36,20 @@ struct CacheControl: Sendable, Equatable {
             Self.parse(field.value, into: &directives)
         }
         if pragmaFallback, !hasCacheControl, let pragma = Self.pragma,
-            fields.contains(where: { $0.name == pragma && $0.value.lowercased().contains("no-cache") })
+            fields.contains(where: { $0.name == pragma && Self.pragmaAsksNoCache($0.value) })
         {
             directives.append(Directive(name: "no-cache", argument: nil))
         }
+    }
+
+    /// The directives of one `Cache-Control` field line.
+    init(line: String) {
+        Self.parse(line, into: &directives)
+    }
+
+    /// Whether a `Pragma` value holds `no-cache` (RFC 9111 §5.4), the one directive it has.
+    static func pragmaAsksNoCache(_ value: String) -> Bool {
+        value.lowercased().contains("no-cache")
     }
 
     /// The first directive named `name`: `.some(nil)` when it is bare, `nil` when it is absent.

@@ -11,7 +11,7 @@ enum CallerConditions {
     /// Whether every condition `request` carries is one the cache can evaluate itself.
     static func cacheCanEvaluate(_ request: HTTPRequest) -> Bool {
         let fields = request.headerFields
-        return fields[.ifMatch] == nil && fields[.ifUnmodifiedSince] == nil && fields[.ifRange] == nil
+        return !fields.contains(.ifMatch) && !fields.contains(.ifUnmodifiedSince) && !fields.contains(.ifRange)
     }
 
     /// Whether the caller already has `entry` (its conditions say "not modified", RFC 9110

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 
 /// What two requests must have in common to share one network call: everything that can change
@@ -99,16 +98,10 @@ struct DeduplicationKey: Hashable, Sendable {
     private static func asksForFreshAnswer(_ field: HTTPField) -> Bool {
         switch field.name.canonicalName {
         case "cache-control":
-            return field.value.split(separator: ",").contains { directive in
-                let parts = directive.split(separator: "=", maxSplits: 1).map {
-                    $0.trimmingCharacters(in: .whitespaces).lowercased()
-                }
-                let name = parts.first ?? ""
-                let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
-                return name == "no-cache" || name == "no-store" || (name == "max-age" && argument == "0")
-            }
+            let directives = CacheControl(line: field.value)
+            return directives.noCache || directives.noStore || directives.seconds("max-age") == .valid(0)
         case "pragma":
-            return field.value.lowercased().contains("no-cache")
+            return CacheControl.pragmaAsksNoCache(field.value)
         default:
             return false
         }

@@ -77,11 +77,11 @@ struct RequestTarget {
 
         var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
-        if let accept, fields[.accept] == nil {
+        if let accept, !fields.contains(.accept) {
             fields.append(accept)
         }
         let (httpBody, contentType) = try encodeBody(with: options.encoder ?? configuration.encoder)
-        if let contentType, fields[.contentType] == nil {
+        if let contentType, !fields.contains(.contentType) {
             try HeaderValidation.validate(value: contentType, of: "Content-Type")
             fields[.contentType] = contentType
         }
