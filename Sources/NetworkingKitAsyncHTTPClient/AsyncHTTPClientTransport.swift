@@ -1,5 +1,6 @@
 #if AsyncHTTPClientTransport || DemoAPI
 public import AsyncHTTPClient
+import Foundation
 import Logging
 public import NetworkingKit
 import NIOCore
@@ -79,18 +80,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let summary = RequestSummary(request)
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
+        guard let body else {
+            return try await sendWithoutBody(request, summary: summary, deadline: deadline, context: context)
+        }
         let clientResponse: HTTPClientResponse
         do {
             try Task.checkCancellation()
             clientResponse = try await Self.resendingOnClosedConnection(body: body) {
-                var clientRequest = try HTTPClientRequest(request, body: body)
-                if decodesContent, !request.headerFields.contains(.acceptEncoding) {
-                    clientRequest.headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
-                }
-                return try await client.execute(
-                    clientRequest,
+                try await client.execute(
+                    HTTPClientRequest(request, body: body, headers: headers(for: request)),
                     deadline: deadline.map(NIODeadline.init) ?? .distantFuture,
-                    logger: context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
+                    logger: logger(for: context)
                 )
             }
         } catch {
@@ -99,26 +99,74 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // A client that followed redirects itself has bypassed the RedirectPolicy (and may have
         // sent credentials to another origin): say so rather than hide it.
         guard clientResponse.history.count <= 1 else {
-            throw NetworkError.invalidRequest(
-                reason: "the HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow "
-                    + "(see AsyncHTTPClientTransport.recommendedConfiguration()) so that RedirectPolicy applies")
-        }
-
-        let response = try HTTPResponse(clientResponse, request: summary)
-        let declared: Int64?
-        do {
-            declared = try HTTPBody.declaredLength(of: response, isHead: request.method == .head)
-        } catch let error as NetworkError {
-            throw error.attaching(summary)
+            throw NetworkError.invalidRequest(reason: ResponseReceiver.followedRedirect)
         }
         // A streamed answer's body may take as long as it lasts: the deadline ended with its head.
         let chunks = ResponseChunks(
             body: clientResponse.body, deadline: context.options.streamsResponseBody ? nil : deadline, request: summary)
-        if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<ResponseChunks>.decodes(encoding) {
+        return try answer(request, summary: summary, status: clientResponse.status, headers: clientResponse.headers, chunks: chunks)
+    }
+
+    /// Sends a request without a body through a ``ResponseReceiver``, which bounds the whole
+    /// exchange by the deadline without a task of its own.
+    private func sendWithoutBody(
+        _ request: HTTPRequest, summary: RequestSummary, deadline: ContinuousClock.Instant?, context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let receiver: ResponseReceiver
+        let head: HTTPResponseHead
+        do {
+            try Task.checkCancellation()
+            let clientRequest = try HTTPClient.Request(request, headers: headers(for: request))
+            let logger = logger(for: context)
+            (receiver, head) = try await Self.resendingOnClosedConnection(body: nil) {
+                let receiver = ResponseReceiver()
+                let head = try await receiver.head(deadline: deadline, headOnly: context.options.streamsResponseBody) { receiver in
+                    client.execute(request: clientRequest, delegate: receiver, eventLoop: .indifferent, logger: logger)
+                }
+                return (receiver, head)
+            }
+        } catch {
+            throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
+        }
+        do {
+            return try answer(
+                request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks(request: summary))
+        } catch {
+            receiver.fail(CancellationError())
+            throw error
+        }
+    }
+
+    /// The request's fields for AsyncHTTPClient, asking for the encodings the transport decodes.
+    private func headers(for request: HTTPRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders(request.headerFields)
+        if decodesContent, !request.headerFields.contains(.acceptEncoding) {
+            headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
+        }
+        return headers
+    }
+
+    /// The logger AsyncHTTPClient gets for the call.
+    private func logger(for context: RequestContext) -> Logger {
+        context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
+    }
+
+    /// The answer for a response head and its body's chunks, decoded when the transport decodes.
+    private func answer<Chunks: AsyncSequence & Sendable>(
+        _ request: HTTPRequest, summary: RequestSummary, status: HTTPResponseStatus, headers: HTTPHeaders, chunks: Chunks
+    ) throws -> (HTTPResponse, HTTPBody?) where Chunks.Element == Data {
+        let response: HTTPResponse
+        let declared: Int64?
+        do {
+            response = try HTTPResponse(status: status, headers: headers, request: summary)
+            declared = try HTTPBody.declaredLength(of: response, isHead: request.method == .head)
+        } catch let error as NetworkError {
+            throw error.attaching(summary)
+        }
+        if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<Chunks>.decodes(encoding) {
             return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
         }
-        let body = HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single)
-        return (response, body)
+        return (response, HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single))
     }
 }
 

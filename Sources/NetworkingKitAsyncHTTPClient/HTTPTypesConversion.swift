@@ -5,22 +5,35 @@ import NetworkingKit
 import NIOCore
 import NIOHTTP1
 
-extension HTTPClientRequest {
-    /// The AsyncHTTPClient request for a swift-http-types request and its body.
-    init(_ request: HTTPRequest, body: HTTPBody?) throws {
-        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
+extension HTTPHeaders {
+    /// The same fields, names spelt as they were given.
+    init(_ fields: HTTPFields) {
+        self.init()
+        reserveCapacity(fields.count)
+        for field in fields {
+            add(name: field.name.rawName, value: field.value)
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The URL AsyncHTTPClient is given: built from the parts, not through URL, so the path is
+    /// sent exactly as it was encoded.
+    func absoluteURLString() throws -> String {
+        guard let scheme, let authority, let path else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
-        // Built from the parts, not through URL, so the path is sent exactly as it was encoded.
-        self.init(url: "\(scheme)://\(authority)\(path)")
+        return "\(scheme)://\(authority)\(path)"
+    }
+}
+
+extension HTTPClientRequest {
+    /// The AsyncHTTPClient request for a swift-http-types request, its body and its fields.
+    init(_ request: HTTPRequest, body: HTTPBody, headers: HTTPHeaders) throws {
+        self.init(url: try request.absoluteURLString())
         method = HTTPMethod(rawValue: request.method.rawValue)
-        headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body {
-            self.body = Self.body(for: body)
-        }
+        self.headers = headers
+        self.body = Self.body(for: body)
     }
 
     private static func body(for body: HTTPBody) -> Body {
@@ -36,22 +49,30 @@ extension HTTPClientRequest {
     }
 }
 
+extension HTTPClient.Request {
+    /// The AsyncHTTPClient request (of its delegate API) for a swift-http-types request without
+    /// a body, and its fields.
+    init(_ request: HTTPRequest, headers: HTTPHeaders) throws {
+        try self.init(url: try request.absoluteURLString(), method: HTTPMethod(rawValue: request.method.rawValue), headers: headers)
+    }
+}
+
 extension HTTPResponse {
     /// The swift-http-types response for an AsyncHTTPClient response head. A header whose name
     /// is not a valid token is dropped rather than failing the whole answer.
-    init(_ response: HTTPClientResponse, request: RequestSummary) throws {
-        guard (100...999).contains(response.status.code) else {
+    init(status: HTTPResponseStatus, headers: HTTPHeaders, request: RequestSummary) throws {
+        guard (100...999).contains(status.code) else {
             throw NetworkError.transport(
                 TransportFailure(kind: .invalidResponse, underlying: nil, request: request))
         }
         var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             guard let name = HTTPField.Name.received(name) else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
         self.init(
-            status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            status: HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase),
             headerFields: fields
         )
     }

@@ -7,11 +7,12 @@ import NIOCore
 /// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline, with
 /// errors mapped to ``/NetworkingKit/NetworkError``.
 ///
-/// AsyncHTTPClient's own deadline ends with the response head. Past it, a body with a deadline is
-/// read through a ``BodyPump``: one task per request, gone when the body ends, with its deadline
-/// in the process's ``/NetworkingKit/DeadlineWatch`` (a task and a sleeping child per chunk left
-/// their sleeps scheduled until the deadline, and the process grew with the request count; an
-/// event-loop timer per request cost two cross-thread wakeups of the loop).
+/// The body of a request that had a body (the others go through a ``ResponseReceiver``).
+/// AsyncHTTPClient's async deadline ends with the response head. Past it, a body with a deadline
+/// is read through a ``BodyPump``: one task per request, gone when the body ends, with its
+/// deadline in the process's ``/NetworkingKit/DeadlineWatch`` (a task and a sleeping child per
+/// chunk left their sleeps scheduled until the deadline, and the process grew with the request
+/// count; an event-loop timer per request cost two cross-thread wakeups of the loop).
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
 
@@ -55,19 +56,16 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 }
 
-/// Reads an AsyncHTTPClient body in a task of its own and hands it over in chunks, so that a
-/// deadline can end the read (and the request) without cancelling the reader's task.
+/// Reads an AsyncHTTPClient body in a task of its own and hands it over through a
+/// ``ChunkQueue``, so that a deadline can end the read (and the request) without cancelling the
+/// reader's task. Only a request with a body takes this way (see ``ResponseReceiver`` for why).
 ///
-/// The task reads up to ``readAhead`` bytes ahead of the reader, then waits for it, so
-/// AsyncHTTPClient's backpressure still reaches the server. Where the language has it, the task
-/// starts on the reader's thread (`Task.immediate`) and runs there until it has to wait: a small
-/// answer that has already arrived is then read whole, its end included, before the reader asks,
-/// and it costs no thread handoff at all (a task started on the pool, holding one chunk at a time,
-/// cost three: the start, the reader giving room back, and the end handed over).
+/// Where the language has it, the task starts on the reader's thread (`Task.immediate`) and runs
+/// there until it has to wait: a small answer that has already arrived is then read whole, its
+/// end included, before the reader asks, and it costs no thread handoff at all (a task started on
+/// the pool, holding one chunk at a time, cost three: the start, the reader giving room back, and
+/// the end handed over).
 final class BodyPump: Sendable {
-    /// How many bytes the task reads ahead of the reader before it waits.
-    static let readAhead = 256 * 1024
-
     /// The reader's end: dropping it (a reader that stops early) stops the pump and the request.
     final class Reader: Sendable {
         let pump: BodyPump
@@ -77,28 +75,24 @@ final class BodyPump: Sendable {
         }
 
         deinit {
-            pump.finish(.failure(CancellationError()))
+            pump.fail(CancellationError())
         }
 
         func next() async throws -> ByteBuffer? {
-            try await pump.next()
+            pump.startIfNeeded()
+            return try await pump.queue.next { pump.fail(CancellationError()) }
         }
     }
 
     private struct State {
         var started = false
-        /// Chunks read and not yet taken, and their size in bytes.
-        var chunks = CircularBuffer<ByteBuffer>()
-        var queuedBytes = 0
-        var end: Result<Void, any Error>?
-        var reader: CheckedContinuation<ByteBuffer?, any Error>?
-        var room: CheckedContinuation<Void, Never>?
         var task: Task<Void, Never>?
         var ticket: DeadlineWatch.Ticket?
     }
 
     private let body: HTTPClientResponse.Body
     private let deadline: ContinuousClock.Instant
+    private let queue = ChunkQueue<CheckedContinuation<Void, Never>>()
     private let state = LockedState(State())
 
     init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant) {
@@ -106,91 +100,37 @@ final class BodyPump: Sendable {
         self.deadline = deadline
     }
 
-    /// The next chunk, `nil` at the end; ``DeadlineExceeded`` once the deadline has passed.
-    func next() async throws -> ByteBuffer? {
-        startIfNeeded()
-        // What is already there is taken without suspending: no continuation and no cancellation
-        // handler, which a small answer read ahead whole would otherwise pay for each of its chunks
-        // and its end. A cancelled reader goes the long way, and is told so.
-        if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
-            return try Self.hand(ready)
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
-                let ready = state.withLock { state -> Ready? in
-                    if let ready = Self.takeReady(&state) { return ready }
-                    state.reader = continuation
-                    return nil
-                }
-                if let ready {
-                    continuation.resume(with: Result { try Self.hand(ready) })
-                }
-            }
-        } onCancel: {
-            finish(.failure(CancellationError()))
-        }
-    }
-
-    /// A chunk for the reader, with the pump's room to give back if it waits for some; or the end.
-    private enum Ready {
-        case chunk(ByteBuffer, CheckedContinuation<Void, Never>?)
-        case end(Result<Void, any Error>)
-    }
-
-    /// Takes the next chunk, or the end once every chunk is taken (a body that ended well is read
-    /// to its last byte; a failure empties the queue).
-    private static func takeReady(_ state: inout State) -> Ready? {
-        if let chunk = state.chunks.popFirst() {
-            state.queuedBytes -= chunk.readableBytes
-            guard state.queuedBytes < readAhead else { return .chunk(chunk, nil) }
-            defer { state.room = nil }
-            return .chunk(chunk, state.room)
-        }
-        return state.end.map(Ready.end)
-    }
-
-    /// What `ready` gives the reader, once the lock is released.
-    private static func hand(_ ready: Ready) throws -> ByteBuffer? {
-        switch ready {
-        case .chunk(let chunk, let room):
-            room?.resume()
-            return chunk
-        case .end(let end):
-            try end.get()
-            return nil
-        }
-    }
-
     private func startIfNeeded() {
         let start = state.withLock { state -> Bool in
             defer { state.started = true }
-            return !state.started && state.end == nil
+            return !state.started
         }
-        guard start else { return }
+        guard start, !queue.hasEnded else { return }
         let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in
-            finish(.failure(DeadlineExceeded()))
+            fail(DeadlineExceeded())
         }
-        let task = Self.startTask { [self, body] in
+        let task = Self.startTask { [self, body, queue] in
             do {
                 for try await chunk in body {
-                    guard await deliver(chunk) else { return }
+                    switch queue.append(chunk) {
+                    case .taken: continue
+                    case .ended: return
+                    case .full: await withCheckedContinuation { queue.waitForRoom($0) }
+                    }
                 }
-                finish(.success(()))
+                end(.success(()), dropsChunks: false)
             } catch {
-                finish(.failure(error))
+                // What arrived before a cut is still read, then the error.
+                end(.failure(error), dropsChunks: false)
             }
         }
-        let ended = state.withLock { state -> Bool in
+        state.withLock { state in
             state.task = task
             state.ticket = ticket
-            return state.end != nil
         }
         // Ended before the task and deadline were stored: read whole already, or cancelled, or
         // past the deadline.
-        if ended {
-            task.cancel()
-            DeadlineWatch.shared.disarm(ticket)
-        }
+        if queue.hasEnded { release(cancelling: true) }
     }
 
     /// A task running `operation`: started on the calling thread where the language allows it.
@@ -203,81 +143,35 @@ final class BodyPump: Sendable {
         return Task(operation: operation)
     }
 
-    /// Hands `chunk` to the waiting reader or queues it, waiting for room once ``readAhead`` bytes
-    /// are queued; `false` once the body has ended.
-    private func deliver(_ chunk: ByteBuffer) async -> Bool {
-        enum Step {
-            case handed(CheckedContinuation<ByteBuffer?, any Error>)
-            case queued
-            case full
-            case ended
-        }
-        let step = state.withLock { state -> Step in
-            if state.end != nil { return .ended }
-            // A waiting reader means an empty queue: the chunk goes straight to it.
-            if let reader = state.reader {
-                state.reader = nil
-                return .handed(reader)
-            }
-            state.chunks.append(chunk)
-            state.queuedBytes += chunk.readableBytes
-            return state.queuedBytes < Self.readAhead ? .queued : .full
-        }
-        switch step {
-        case .handed(let reader):
-            reader.resume(returning: chunk)
-            return true
-        case .queued:
-            return true
-        case .ended:
-            return false
-        case .full:
-            await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
-                // The reader may have made room, or the body ended, since the chunk was queued.
-                let waits = state.withLock { state -> Bool in
-                    guard state.end == nil, state.queuedBytes >= Self.readAhead else { return false }
-                    state.room = room
-                    return true
-                }
-                if !waits { room.resume() }
-            }
-            return state.withLock { $0.end == nil }
+    /// Ends the body with `error`, dropping what the reader has not taken, and stops the request.
+    func fail(_ error: any Error) {
+        end(.failure(error), dropsChunks: true)
+    }
+
+    /// Ends the body once, then releases the task and the deadline.
+    private func end(_ end: Result<Void, any Error>, dropsChunks: Bool) {
+        guard queue.finish(end, dropsChunks: dropsChunks) else { return }
+        if case .failure = end {
+            release(cancelling: true)
+        } else {
+            release(cancelling: false)
         }
     }
 
-    /// Ends the body once: wakes whoever waits, cancels the read (so the request) and the deadline.
-    /// A failure drops the chunks not yet taken; a success leaves them for the reader.
-    func finish(_ end: Result<Void, any Error>) {
-        let (reader, room, task, ticket) = state.withLock { state in
-            guard state.end == nil else {
-                return (
-                    CheckedContinuation<ByteBuffer?, any Error>?.none, CheckedContinuation<Void, Never>?.none, Task<Void, Never>?.none,
-                    DeadlineWatch.Ticket?.none
-                )
-            }
-            state.end = end
-            if case .failure = end {
-                state.chunks.removeAll()
-                state.queuedBytes = 0
-            }
+    /// Disarms the deadline and forgets the task, cancelling it (so the request) when asked.
+    private func release(cancelling: Bool) {
+        let (task, ticket) = state.withLock { state in
             defer {
-                state.reader = nil
-                state.room = nil
                 state.task = nil
                 state.ticket = nil
             }
-            return (state.reader, state.room, state.task, state.ticket)
+            return (state.task, state.ticket)
         }
         if let ticket { DeadlineWatch.shared.disarm(ticket) }
-        room?.resume()
-        if case .failure = end { task?.cancel() }
-        switch end {
-        case .success: reader?.resume(returning: nil)
-        case .failure(let error): reader?.resume(throwing: error)
-        }
+        if cancelling { task?.cancel() }
     }
 }
 
-/// The request's deadline passed while its body was being read.
+/// The request's deadline passed.
 struct DeadlineExceeded: Error {}
 #endif

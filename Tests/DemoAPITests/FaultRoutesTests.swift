@@ -62,6 +62,10 @@ struct FaultRoutesTests {
                 #expect(response.text == "ttttt")
             }
             try await client.execute(uri: "/faults/trickle/10001", method: .get) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/faults/trickle/3?interval_ms=5", method: .post, body: ByteBuffer(string: "{}")) { response in
+                #expect(response.status == .ok)
+                #expect(response.text == "ttt")
+            }
         }
     }
 

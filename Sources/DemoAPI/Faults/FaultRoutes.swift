@@ -27,6 +27,12 @@ struct FaultRoutes: Sendable {
         router.get("/faults/trickle/{n}") { request, context in
             try trickle(request, context)
         }
+        // The same answer to a request with a body (read whole first), which clients may send
+        // another way than a bodiless one.
+        router.post("/faults/trickle/{n}") { request, context in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            return try trickle(request, context)
+        }
         router.get("/faults/close") { _, context in
             // No Response can say "send nothing", so close the connection from here; the Response
             // returned afterwards fails to write on the closed channel and is never seen.

@@ -23,9 +23,23 @@ package final class DeadlineWatch: Sendable {
     private struct State {
         var entries: [UInt64: Entry] = [:]
         var nextID: UInt64 = 0
-        /// The sleeping task, its generation, and when it wakes; `nil` when none sleeps.
-        var sleeper: (generation: UInt64, wakesAt: ContinuousClock.Instant, task: Task<Void, Never>)?
+        /// The sleeping task; `nil` when none sleeps.
+        var sleeper: Sleeper?
         var generations: UInt64 = 0
+    }
+
+    /// A struct, not a tuple: the lock's result type is generic, and a tuple's metadata is
+    /// looked up at run time on every arm.
+    private struct Sleeper {
+        let generation: UInt64
+        var wakesAt: ContinuousClock.Instant
+        let task: Task<Void, Never>
+    }
+
+    /// A new entry's ID, and the sleeper it replaced.
+    private struct Armed {
+        let id: UInt64
+        let replaced: Task<Void, Never>?
     }
 
     private let state = LockedState(State())
@@ -34,21 +48,21 @@ package final class DeadlineWatch: Sendable {
 
     /// Runs `action` at `deadline`, unless ``disarm(_:)`` comes first.
     package func arm(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Ticket {
-        let (id, replaced) = state.withLock { state -> (UInt64, Task<Void, Never>?) in
+        let armed = state.withLock { state -> Armed in
             let id = state.nextID
             state.nextID &+= 1
             state.entries[id] = Entry(deadline: deadline, action: action)
-            if let sleeper = state.sleeper, sleeper.wakesAt <= deadline { return (id, nil) }
+            if let sleeper = state.sleeper, sleeper.wakesAt <= deadline { return Armed(id: id, replaced: nil) }
             state.generations &+= 1
             let generation = state.generations
             let previous = state.sleeper?.task
             // Detached: the watch serves every call, so it takes no caller's priority or task locals.
             let task = Task.detached(priority: .high) { await self.sleep(until: deadline, generation: generation) }
-            state.sleeper = (generation, deadline, task)
-            return (id, previous)
+            state.sleeper = Sleeper(generation: generation, wakesAt: deadline, task: task)
+            return Armed(id: id, replaced: previous)
         }
-        replaced?.cancel()
-        return Ticket(id: id)
+        armed.replaced?.cancel()
+        return Ticket(id: armed.id)
     }
 
     /// Forgets a deadline whose call has ended; its action will not run.

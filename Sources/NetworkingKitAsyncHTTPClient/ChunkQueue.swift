@@ -1,0 +1,174 @@
+#if AsyncHTTPClientTransport || DemoAPI
+import NetworkingKit
+import NIOCore
+
+/// How a producer that has filled a ``ChunkQueue`` waits for the reader to make room.
+protocol ChunkQueueRoom: Sendable {
+    /// Lets the producer go on.
+    func open()
+}
+
+extension CheckedContinuation: ChunkQueueRoom where T == Void, E == Never {
+    func open() { resume() }
+}
+
+extension EventLoopPromise: ChunkQueueRoom where Value == Void {
+    func open() { succeed(()) }
+}
+
+/// An answer's chunks between the one producer that reads them from AsyncHTTPClient and the one
+/// reader of the body, up to ``readAhead`` bytes ahead of the reader: past that, the producer
+/// waits for room, so AsyncHTTPClient's backpressure still reaches the server.
+///
+/// What is already there is taken without suspending: no continuation and no cancellation
+/// handler, which a small answer that arrived with its head would otherwise pay for each of its
+/// chunks and its end.
+final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
+    /// How many bytes are queued ahead of the reader before the producer waits.
+    static var readAhead: Int { 256 * 1024 }
+
+    /// What became of a chunk the producer appended.
+    enum Arrival {
+        /// Taken or queued: the producer goes on.
+        case taken
+        /// Queued, and the queue is full: the producer waits for room (``waitForRoom(_:)``).
+        case full
+        /// The body has ended (failed, abandoned): the chunk was dropped, and the producer stops.
+        case ended
+    }
+
+    private struct State {
+        var chunks = CircularBuffer<ByteBuffer>()
+        var queuedBytes = 0
+        var end: Result<Void, any Error>?
+        var reader: CheckedContinuation<ByteBuffer?, any Error>?
+        var room: Room?
+    }
+
+    private let state = LockedState(State())
+
+    init() {}
+
+    // MARK: - The producer's side
+
+    /// Hands `chunk` to the waiting reader or queues it.
+    func append(_ chunk: ByteBuffer) -> Arrival {
+        let step = state.withLock { state -> Step in
+            if state.end != nil { return .arrived(.ended) }
+            // A waiting reader means an empty queue: the chunk goes straight to it.
+            if let reader = state.reader {
+                state.reader = nil
+                return .handed(reader)
+            }
+            state.chunks.append(chunk)
+            state.queuedBytes += chunk.readableBytes
+            return .arrived(state.queuedBytes < Self.readAhead ? .taken : .full)
+        }
+        switch step {
+        case .handed(let reader):
+            reader.resume(returning: chunk)
+            return .taken
+        case .arrived(let arrival):
+            return arrival
+        }
+    }
+
+    private enum Step {
+        case handed(CheckedContinuation<ByteBuffer?, any Error>)
+        case arrived(Arrival)
+    }
+
+    /// Keeps `room` until the reader has made some; opens it at once when the reader already has,
+    /// or the body has ended, since the chunk that filled the queue was appended.
+    func waitForRoom(_ room: Room) {
+        let waits = state.withLock { state -> Bool in
+            guard state.end == nil, state.queuedBytes >= Self.readAhead else { return false }
+            state.room = room
+            return true
+        }
+        if !waits { room.open() }
+    }
+
+    /// Ends the body once: the reader gets the chunks still queued and then `end`, or, with
+    /// `dropsChunks`, `end` at once. `false` when it had already ended.
+    @discardableResult
+    func finish(_ end: Result<Void, any Error>, dropsChunks: Bool) -> Bool {
+        let ended = state.withLock { state -> (CheckedContinuation<ByteBuffer?, any Error>?, Room?)? in
+            guard state.end == nil else { return nil }
+            state.end = end
+            if dropsChunks {
+                state.chunks.removeAll()
+                state.queuedBytes = 0
+            }
+            defer {
+                state.reader = nil
+                state.room = nil
+            }
+            return (state.reader, state.room)
+        }
+        guard let (reader, room) = ended else { return false }
+        room?.open()
+        // A waiting reader means an empty queue: the end is next.
+        reader?.resume(with: end.map { ByteBuffer?.none })
+        return true
+    }
+
+    /// Whether the body has ended.
+    var hasEnded: Bool {
+        state.withLock { $0.end != nil }
+    }
+
+    // MARK: - The reader's side
+
+    /// The next chunk, `nil` at the end. A cancelled reader is told so, after `onCancel` (which
+    /// ends the request).
+    func next(onCancel: @Sendable () -> Void) async throws -> ByteBuffer? {
+        if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
+            return try Self.hand(ready)
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+                let ready = state.withLock { state -> Ready? in
+                    if let ready = Self.takeReady(&state) { return ready }
+                    state.reader = continuation
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(with: Result { try Self.hand(ready) })
+                }
+            }
+        } onCancel: {
+            onCancel()
+        }
+    }
+
+    /// A chunk for the reader, with the producer's room to open if it waits for some; or the end.
+    private enum Ready {
+        case chunk(ByteBuffer, Room?)
+        case end(Result<Void, any Error>)
+    }
+
+    /// Takes the next chunk, or the end once every chunk is taken.
+    private static func takeReady(_ state: inout State) -> Ready? {
+        if let chunk = state.chunks.popFirst() {
+            state.queuedBytes -= chunk.readableBytes
+            guard state.queuedBytes < readAhead else { return .chunk(chunk, nil) }
+            defer { state.room = nil }
+            return .chunk(chunk, state.room)
+        }
+        return state.end.map(Ready.end)
+    }
+
+    /// What `ready` gives the reader, once the lock is released.
+    private static func hand(_ ready: Ready) throws -> ByteBuffer? {
+        switch ready {
+        case .chunk(let chunk, let room):
+            room?.open()
+            return chunk
+        case .end(let end):
+            try end.get()
+            return nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,222 @@
+#if AsyncHTTPClientTransport || DemoAPI
+import AsyncHTTPClient
+import Foundation
+import NetworkingKit
+import NIOCore
+import NIOHTTP1
+
+/// One bodiless request's answer as AsyncHTTPClient delivers it to a delegate, on its event
+/// loop: the head for the transport's `send`, then the body's chunks for the body's reader, with
+/// the request's deadline over the whole exchange.
+///
+/// AsyncHTTPClient's async `execute` bounds only the wait for the head, and its body can be
+/// stopped only by cancelling the task that reads it: so that a deadline can end the read without
+/// cancelling the caller, that body is read in a task of its own (``BodyPump``). A delegate needs
+/// none: ``fail(_:)`` ends the request from any thread (the deadline, a cancelled caller, a reader
+/// that lets go), and the event loop hands over what it reads, through a ``ChunkQueue`` whose
+/// room is the future AsyncHTTPClient waits on.
+///
+/// Only a request without a body goes this way: AsyncHTTPClient tells a delegate that the answer
+/// has ended only once the request body has been sent too, so an answer that comes before the
+/// upload is over (a redirect, a 413) would wait for a server that no longer reads.
+final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
+    typealias Response = Void
+
+    private struct State {
+        /// `send`, waiting for the head.
+        var head: CheckedContinuation<HTTPResponseHead, any Error>?
+        /// Response heads seen: more than one means the client followed a redirect itself.
+        var visits = 0
+        /// The request, once `execute` has returned it; until then a failure waits in `end`.
+        var task: HTTPClient.Task<Void>?
+        var end: Result<Void, any Error>?
+        var deadline: DeadlineWatch.Ticket?
+        /// The deadline ends with the head (a streamed answer's body may take as long as it lasts).
+        var headOnlyDeadline = false
+    }
+
+    /// Why an answer is refused when the client followed a redirect itself.
+    static let followedRedirect =
+        "the HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow "
+        + "(see AsyncHTTPClientTransport.recommendedConfiguration()) so that RedirectPolicy applies"
+
+    private let state = LockedState(State())
+    private let queue = ChunkQueue<EventLoopPromise<Void>>()
+
+    init() {}
+
+    /// Sends the request `start` executes (with this receiver as its delegate) and returns its
+    /// head, within `deadline` (for the head only, or for the whole exchange). Cancelling the
+    /// caller ends the request.
+    func head(
+        deadline: ContinuousClock.Instant?, headOnly: Bool, start: (ResponseReceiver) -> HTTPClient.Task<Void>
+    ) async throws -> HTTPResponseHead {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+                state.withLock {
+                    $0.head = continuation
+                    $0.headOnlyDeadline = headOnly
+                }
+                let ticket = deadline.map { DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded()) } }
+                let task = start(self)
+                let stored = state.withLock { state -> Stored in
+                    state.task = task
+                    if case .failure(let error)? = state.end { return Stored(failure: error, unusedDeadline: ticket) }
+                    // A streamed answer's deadline is over once its head has arrived.
+                    if state.headOnlyDeadline, state.head == nil { return Stored(failure: nil, unusedDeadline: ticket) }
+                    state.deadline = ticket
+                    return Stored(failure: nil, unusedDeadline: nil)
+                }
+                if let unused = stored.unusedDeadline { DeadlineWatch.shared.disarm(unused) }
+                // Failed before the task was known: cancelled, or past the deadline already.
+                if let failure = stored.failure { task.fail(reason: failure) }
+                task.futureResult.whenComplete { [self] result in finish(result) }
+            }
+        } onCancel: {
+            fail(CancellationError())
+        }
+    }
+
+    /// What storing the task found.
+    private struct Stored {
+        let failure: (any Error)?
+        let unusedDeadline: DeadlineWatch.Ticket?
+    }
+
+    /// Ends the request with `error`, from any thread: whoever waits is told, the chunks not yet
+    /// taken are dropped, and AsyncHTTPClient stops the request. Does nothing once it has ended.
+    func fail(_ error: any Error) {
+        end(.failure(error), dropsChunks: true)?.task?.fail(reason: error)
+    }
+
+    /// The end AsyncHTTPClient reports, once the request is over. The chunks that arrived before
+    /// a failure (a connection cut midway) are still read, then the failure: a live stream keeps
+    /// the events it was sent before the cut.
+    private func finish(_ result: Result<Void, any Error>) {
+        _ = end(result, dropsChunks: false)
+    }
+
+    /// What ending found waiting.
+    private struct Ending {
+        let head: CheckedContinuation<HTTPResponseHead, any Error>?
+        let deadline: DeadlineWatch.Ticket?
+        let task: HTTPClient.Task<Void>?
+    }
+
+    /// Records the end, once, and wakes whoever waits; `nil` when it had already ended.
+    private func end(_ result: Result<Void, any Error>, dropsChunks: Bool) -> Ending? {
+        let ending = state.withLock { state -> Ending? in
+            guard state.end == nil else { return nil }
+            state.end = result
+            defer {
+                state.head = nil
+                state.deadline = nil
+            }
+            return Ending(head: state.head, deadline: state.deadline, task: state.task)
+        }
+        guard let ending else { return nil }
+        if let deadline = ending.deadline { DeadlineWatch.shared.disarm(deadline) }
+        // Ended well without a head: not something AsyncHTTPClient does, and no answer either way.
+        ending.head?.resume(with: result.flatMap { .failure(HTTPClientError.remoteConnectionClosed) })
+        queue.finish(result, dropsChunks: dropsChunks)
+        return ending
+    }
+
+    // MARK: - AsyncHTTPClient's side, on its event loop
+
+    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        state.withLock { $0.visits += 1 }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let arrival = state.withLock { state in
+            defer {
+                state.head = nil
+                if state.headOnlyDeadline { state.deadline = nil }
+            }
+            return Arrival(
+                head: state.head, followedRedirect: state.visits > 1, endedDeadline: state.headOnlyDeadline ? state.deadline : nil)
+        }
+        if let deadline = arrival.endedDeadline { DeadlineWatch.shared.disarm(deadline) }
+        if arrival.followedRedirect {
+            // A client that followed redirects itself has bypassed the RedirectPolicy (and may
+            // have sent credentials to another origin): say so rather than hide it.
+            arrival.head?.resume(throwing: NetworkError.invalidRequest(reason: Self.followedRedirect))
+            fail(CancellationError())
+        } else {
+            arrival.head?.resume(returning: head)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// What the head found waiting.
+    private struct Arrival {
+        let head: CheckedContinuation<HTTPResponseHead, any Error>?
+        let followedRedirect: Bool
+        /// A streamed answer's deadline, over now.
+        let endedDeadline: DeadlineWatch.Ticket?
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        switch queue.append(buffer) {
+        case .taken, .ended:
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .full:
+            let room = task.eventLoop.makePromise(of: Void.self)
+            queue.waitForRoom(room)
+            return room.futureResult
+        }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+
+    // MARK: - The reader's side
+
+    /// The next chunk, `nil` at the end.
+    fileprivate func next() async throws -> ByteBuffer? {
+        try await queue.next { fail(CancellationError()) }
+    }
+
+    /// The body's chunks as `Data`, with errors mapped to ``/NetworkingKit/NetworkError``; read
+    /// once. When the last holder lets go before the end, the request is cancelled.
+    func chunks(request: RequestSummary) -> Chunks {
+        Chunks(handle: ReaderHandle(self), request: request)
+    }
+
+    /// Ends the request when the body is dropped before its end.
+    fileprivate final class ReaderHandle: Sendable {
+        let receiver: ResponseReceiver
+
+        init(_ receiver: ResponseReceiver) {
+            self.receiver = receiver
+        }
+
+        deinit {
+            receiver.fail(CancellationError())
+        }
+    }
+
+    struct Chunks: AsyncSequence, Sendable {
+        typealias Element = Data
+        fileprivate let handle: ReaderHandle
+        let request: RequestSummary
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate let handle: ReaderHandle
+            let request: RequestSummary
+
+            mutating func next() async throws -> Data? {
+                do {
+                    return try await handle.receiver.next().map { Data($0.readableBytesView) }
+                } catch {
+                    throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .body, request: request)
+                }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(handle: handle, request: request)
+        }
+    }
+}
+#endif
