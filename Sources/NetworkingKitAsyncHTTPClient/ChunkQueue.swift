@@ -120,8 +120,9 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
 
     // MARK: - The reader's side
 
-    /// The next chunk, `nil` at the end. A cancelled reader is told so, after `onCancel` (which
-    /// ends the request).
+    /// The next chunk, `nil` at the end. A cancelled reader runs `onCancel` (which ends the
+    /// request) and is told so, unless the body had already ended: then it still gets what is
+    /// queued, as any reader would.
     func next(onCancel: @Sendable () -> Void) async throws -> ByteBuffer? {
         if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
             return try Self.hand(ready)

@@ -33,6 +33,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
         var deadline: DeadlineWatch.Ticket?
         /// The deadline ends with the head (a streamed answer's body may take as long as it lasts).
         var headOnlyDeadline = false
+        var headArrived = false
     }
 
     /// Why an answer is refused when the client followed a redirect itself.
@@ -53,17 +54,24 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
     ) async throws -> HTTPResponseHead {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
-                state.withLock {
-                    $0.head = continuation
-                    $0.headOnlyDeadline = headOnly
+                // Cancelled before it could start: `onCancel` ran first, and found nothing to end.
+                let endedEarly = state.withLock { state -> (any Error)? in
+                    if case .failure(let error)? = state.end { return error }
+                    state.head = continuation
+                    state.headOnlyDeadline = headOnly
+                    return nil
                 }
-                let ticket = deadline.map { DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded()) } }
+                if let endedEarly {
+                    continuation.resume(throwing: endedEarly)
+                    return
+                }
+                let ticket = deadline.map { DeadlineWatch.shared.arm(at: $0) { [self] in expire() } }
                 let task = start(self)
                 let stored = state.withLock { state -> Stored in
-                    state.task = task
                     if case .failure(let error)? = state.end { return Stored(failure: error, unusedDeadline: ticket) }
+                    state.task = task
                     // A streamed answer's deadline is over once its head has arrived.
-                    if state.headOnlyDeadline, state.head == nil { return Stored(failure: nil, unusedDeadline: ticket) }
+                    if state.headOnlyDeadline, state.headArrived { return Stored(failure: nil, unusedDeadline: ticket) }
                     state.deadline = ticket
                     return Stored(failure: nil, unusedDeadline: nil)
                 }
@@ -89,6 +97,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
         end(.failure(error), dropsChunks: true)?.task?.fail(reason: error)
     }
 
+    /// The deadline passed: the request ends, unless the deadline was a streamed answer's and its
+    /// head has arrived (the watch may run an action just after the head disarmed it).
+    private func expire() {
+        end(.failure(DeadlineExceeded()), dropsChunks: true, sparingStreamedBody: true)?.task?.fail(reason: DeadlineExceeded())
+    }
+
     /// The end AsyncHTTPClient reports, once the request is over. The chunks that arrived before
     /// a failure (a connection cut midway) are still read, then the failure: a live stream keeps
     /// the events it was sent before the cut.
@@ -104,13 +118,16 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
     }
 
     /// Records the end, once, and wakes whoever waits; `nil` when it had already ended.
-    private func end(_ result: Result<Void, any Error>, dropsChunks: Bool) -> Ending? {
+    private func end(_ result: Result<Void, any Error>, dropsChunks: Bool, sparingStreamedBody: Bool = false) -> Ending? {
         let ending = state.withLock { state -> Ending? in
-            guard state.end == nil else { return nil }
+            guard state.end == nil, !(sparingStreamedBody && state.headOnlyDeadline && state.headArrived) else { return nil }
             state.end = result
+            // Forgotten here: a body kept after the end would otherwise keep the task, and with
+            // it the HTTPClient.
             defer {
                 state.head = nil
                 state.deadline = nil
+                state.task = nil
             }
             return Ending(head: state.head, deadline: state.deadline, task: state.task)
         }
@@ -130,6 +147,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let arrival = state.withLock { state in
+            state.headArrived = true
             defer {
                 state.head = nil
                 if state.headOnlyDeadline { state.deadline = nil }
