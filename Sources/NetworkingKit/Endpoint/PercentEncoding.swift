@@ -64,13 +64,6 @@ enum PercentEncoding {
         return fields.map { "\(encode($0.name))=\(encode($0.value ?? ""))" }.joined(separator: "&")
     }
 
-    /// Whether a segment is its own encoding: segment characters only, and not a dot segment
-    /// (what ``encodeSegment(_:keepingEscapes:)`` would return unchanged, `%` aside).
-    static func isSafeSegment(_ segment: Substring.UTF8View) -> Bool {
-        guard segment.allSatisfy(isSegmentCharacter) else { return false }
-        return !segment.allSatisfy { $0 == UInt8(ascii: ".") } || segment.count > 2
-    }
-
     /// Encodes one path segment. The dot segments `.` and `..` are escaped too: servers and
     /// proxies resolve them (RFC 3986 §5.2.4), so an identifier of `..` would otherwise climb out
     /// of the endpoint's path.

@@ -87,9 +87,8 @@ enum URLBuilder {
             source?.utf8.contains { $0 != UInt8(ascii: "/") } ?? false
         }
         // Written into one string, segment by segment, without a list of them; a segment that
-        // needs no escape (nearly all: `films`, `1`) is copied from the source as it is, without
-        // a string of its own. Read as bytes: `/` is ASCII, so every segment starts and ends on a
-        // character.
+        // needs no escape is copied as it is. Read as bytes: `/` is ASCII, so every segment
+        // starts and ends on a character.
         func appendSegments(of source: String?) {
             guard let source else { return }
             let bytes = source.utf8
@@ -100,13 +99,8 @@ enum URLBuilder {
                     continue
                 }
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-                let segment = bytes[start..<end]
                 path += "/"
-                if PercentEncoding.isSafeSegment(segment) {
-                    path += Substring(segment)
-                } else {
-                    path += PercentEncoding.encodeSegment(String(Substring(segment)), keepingEscapes: true)
-                }
+                path += PercentEncoding.encodeSegment(String(Substring(bytes[start..<end])), keepingEscapes: true)
                 start = end
             }
         }
