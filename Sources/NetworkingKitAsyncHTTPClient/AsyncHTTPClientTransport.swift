@@ -128,13 +128,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
         }
-        do {
-            return try answer(
-                request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks(request: summary))
-        } catch {
-            receiver.fail(CancellationError())
-            throw error
-        }
+        // A head refused here drops the body unread, and with it the request (its ReaderHandle).
+        return try answer(
+            request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks(request: summary))
     }
 
     /// The request's fields for AsyncHTTPClient, asking for the encodings the transport decodes.

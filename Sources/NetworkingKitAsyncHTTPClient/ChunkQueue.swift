@@ -93,7 +93,7 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
     /// `dropsChunks`, `end` at once. `false` when it had already ended.
     @discardableResult
     func finish(_ end: Result<Void, any Error>, dropsChunks: Bool) -> Bool {
-        let ended = state.withLock { state -> (CheckedContinuation<ByteBuffer?, any Error>?, Room?)? in
+        let waiting = state.withLock { state -> Waiting? in
             guard state.end == nil else { return nil }
             state.end = end
             if dropsChunks {
@@ -104,13 +104,20 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
                 state.reader = nil
                 state.room = nil
             }
-            return (state.reader, state.room)
+            return Waiting(reader: state.reader, room: state.room)
         }
-        guard let (reader, room) = ended else { return false }
-        room?.open()
+        guard let waiting else { return false }
+        waiting.room?.open()
         // A waiting reader means an empty queue: the end is next.
-        reader?.resume(with: end.map { ByteBuffer?.none })
+        waiting.reader?.resume(with: end.map { ByteBuffer?.none })
         return true
+    }
+
+    /// Who waited when the body ended. A struct, not a tuple: the lock's result type is generic,
+    /// and a tuple's metadata is looked up at run time.
+    private struct Waiting {
+        let reader: CheckedContinuation<ByteBuffer?, any Error>?
+        let room: Room?
     }
 
     /// Whether the body has ended.

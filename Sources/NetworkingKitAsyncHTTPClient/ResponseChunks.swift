@@ -151,24 +151,21 @@ final class BodyPump: Sendable {
     /// Ends the body once, then releases the task and the deadline.
     private func end(_ end: Result<Void, any Error>, dropsChunks: Bool) {
         guard queue.finish(end, dropsChunks: dropsChunks) else { return }
-        if case .failure = end {
-            release(cancelling: true)
-        } else {
-            release(cancelling: false)
-        }
+        if case .success = end { release(cancelling: false) } else { release(cancelling: true) }
     }
 
     /// Disarms the deadline and forgets the task, cancelling it (so the request) when asked.
     private func release(cancelling: Bool) {
-        let (task, ticket) = state.withLock { state in
+        // The state as it was (a struct, not a tuple of its parts: see ChunkQueue.Waiting).
+        let held = state.withLock { state in
             defer {
                 state.task = nil
                 state.ticket = nil
             }
-            return (state.task, state.ticket)
+            return state
         }
-        if let ticket { DeadlineWatch.shared.disarm(ticket) }
-        if cancelling { task?.cancel() }
+        if let ticket = held.ticket { DeadlineWatch.shared.disarm(ticket) }
+        if cancelling { held.task?.cancel() }
     }
 }
 
