@@ -47,12 +47,19 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// The configuration of ``sharedClient``: `HTTPClient.shared`'s, with redirects left to the
     /// library, no silent retry of failed connection attempts (retrying is the retry middleware's
-    /// job, within its budget), and decompression off (the transport decodes, within the size limit).
+    /// job, within its budget), decompression off (the transport decodes, within the size limit),
+    /// and AsyncHTTPClient's own tracing off.
+    ///
+    /// Tracing is ``/NetworkingKit/TracingMiddleware``'s job: one client span per call, its context
+    /// in the request's headers. An `HTTPClient` takes the tracer bootstrapped when its
+    /// configuration is made, and would then trace each request again: a second `traceparent`, its
+    /// own span's, on every request with a body, and a span with no parent for every other.
     public static func recommendedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .disabled
+        configuration.tracing.tracer = nil
         return configuration
     }
 
@@ -63,7 +70,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Creates a transport.
     /// - Parameters:
     ///   - client: The client to send with; ``sharedClient`` by default. It must not follow
-    ///     redirects (see ``recommendedConfiguration()``), and its owner shuts it down.
+    ///     redirects, should not trace (see ``recommendedConfiguration()``), and its owner shuts
+    ///     it down.
     ///   - decodesContent: Whether the transport decodes `gzip` and `deflate` bodies. Leave it on
     ///     with a client whose `decompression` is `.disabled`; turn it off for a client that
     ///     decompresses itself, whose body would otherwise be decoded twice.
