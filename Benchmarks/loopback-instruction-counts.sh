@@ -49,7 +49,7 @@ for row in "${rows[@]}"; do
         exit 1
     fi
     per_request=$(((b - a) / 2000))
-    case "$row" in raw_*) raw=$per_request ;; esac
+    case "$row" in raw_asynchttpclient | raw_urlsession) raw=$per_request ;; esac
     ratio=""
     if [ -n "$raw" ]; then ratio=$(awk -v raw="$raw" -v row="$per_request" 'BEGIN { printf "%.2f", raw / row }'); fi
     echo "| $row | $per_request | $ratio |"

@@ -32,16 +32,13 @@ typealias Fetch = @Sendable (_ index: Int) async throws -> Void
 
 /// The rows, by name: each makes its fetch once, before anything is counted.
 let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
-    "raw_asynchttpclient": { base in
-        let decoder = JSONDecoder()
-        return { index in
-            let request = HTTPClientRequest(url: "\(base)/todos/\(index)")
-            let response = try await AsyncHTTPClientTransport.sharedClient.execute(request, timeout: .seconds(30))
-            guard response.status == .ok else { throw LoopbackFailure(status: Int(response.status.code)) }
-            let buffer = try await response.body.collect(upTo: 1 << 20)
-            _ = try decoder.decode(Todo.self, from: Data(buffer.readableBytesView))
-        }
-    },
+    // On the transport's own `HTTPClient` (pool, event loops, configuration), so that the ratios
+    // are NetworkingKit's cost alone.
+    "raw_asynchttpclient": { base in raw(AsyncHTTPClientTransport.sharedClient, base: base) },
+    // On `HTTPClient.shared`, as an app that uses AsyncHTTPClient directly has it: its
+    // configuration decompresses, follows redirects and traces with the bootstrapped tracer (the
+    // no-op one here, whose spans still cost their attributes).
+    "raw_asynchttpclient_shared": { base in raw(HTTPClient.shared, base: base) },
     "bare_asynchttpclient": { base in bare(AsyncHTTPClientTransport(), base: base, timeout: .seconds(30)) },
     "bare_asynchttpclient_no_timeout": { base in bare(AsyncHTTPClientTransport(), base: base, timeout: nil) },
     "client_asynchttpclient": { base in client(AsyncHTTPClientTransport(), base: base, middlewares: []) },
@@ -66,6 +63,18 @@ let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
         client(URLSessionTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger)
     },
 ]
+
+/// AsyncHTTPClient used directly: execute, collect, decode.
+func raw(_ client: HTTPClient, base: String) -> Fetch {
+    let decoder = JSONDecoder()
+    return { index in
+        let request = HTTPClientRequest(url: "\(base)/todos/\(index)")
+        let response = try await client.execute(request, timeout: .seconds(30))
+        guard response.status == .ok else { throw LoopbackFailure(status: Int(response.status.code)) }
+        let buffer = try await response.body.collect(upTo: 1 << 20)
+        _ = try decoder.decode(Todo.self, from: Data(buffer.readableBytesView))
+    }
+}
 
 /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
 func bare(_ transport: some HTTPTransport, base: String, timeout: Duration?) -> Fetch {
