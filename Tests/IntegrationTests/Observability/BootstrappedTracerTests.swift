@@ -11,11 +11,11 @@ import Tracing
 /// AsyncHTTPClient transport's shared client.
 ///
 /// `InstrumentationSystem.bootstrap` can run once per process, so the calls run in a process of
-/// their own (an exit test), which reports what was wrong on its standard error.
+/// their own (an exit test), whose recorded issues are this test's.
 @Suite("Tracing: a bootstrapped tracer and the AsyncHTTPClient transport", .timeLimit(.minutes(3)))
 struct BootstrappedTracerTests {
     @Test("each call sends one traceparent, its span's, and records one span, with a body or without")
-    func oneSpanOneTraceParent() async throws {
+    func oneSpanOneTraceParent() async {
         await #expect(processExitsWith: .success) {
             let tracer = W3CTracer()
             InstrumentationSystem.bootstrap(tracer)
@@ -45,7 +45,6 @@ struct BootstrappedTracerTests {
             // looked for among the open spans as well as the finished ones.
             let spans = tracer.finishedSpans.map(\.operationName) + tracer.recorder.activeSpans.map(\.operationName)
             if spans.sorted() != ["HTTP GET", "HTTP POST"] { problems.append("spans: \(spans)") }
-            // Issues recorded here reach the parent process's test run.
             for problem in problems { Issue.record(Comment(rawValue: problem)) }
             exit(problems.isEmpty ? EXIT_SUCCESS : EXIT_FAILURE)
         }
