@@ -7,11 +7,13 @@ import NetworkingKitAsyncHTTPClient
 import Testing
 import Tracing
 
+#if os(macOS) || os(Linux) || os(Windows)
 /// The set-up `TracingMiddleware`'s documentation shows, a tracer bootstrapped at launch, over the
 /// AsyncHTTPClient transport's shared client.
 ///
 /// `InstrumentationSystem.bootstrap` can run once per process, so the calls run in a process of
-/// their own (an exit test), whose recorded issues are this test's.
+/// their own (an exit test), whose recorded issues are this test's. Exit tests run where a test
+/// can start a process: not on iOS, tvOS, watchOS or visionOS.
 @Suite("Tracing: a bootstrapped tracer and the AsyncHTTPClient transport", .timeLimit(.minutes(3)))
 struct BootstrappedTracerTests {
     @Test("each call sends one traceparent, its span's, and records one span, with a body or without")
@@ -50,3 +52,4 @@ struct BootstrappedTracerTests {
         }
     }
 }
+#endif
