@@ -65,7 +65,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
                     continuation.resume(throwing: endedEarly)
                     return
                 }
-                let ticket = deadline.map { DeadlineWatch.shared.arm(at: $0) { [self] in expire() } }
+                let ticket = deadline.map {
+                    DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded(), sparingStreamedBody: true) }
+                }
                 let task = start(self)
                 let stored = state.withLock { state -> Stored in
                     if case .failure(let error)? = state.end { return Stored(failure: error, unusedDeadline: ticket) }
@@ -92,15 +94,11 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
     }
 
     /// Ends the request with `error`, from any thread: whoever waits is told, the chunks not yet
-    /// taken are dropped, and AsyncHTTPClient stops the request. Does nothing once it has ended.
-    func fail(_ error: any Error) {
-        end(.failure(error), dropsChunks: true)?.task?.fail(reason: error)
-    }
-
-    /// The deadline passed: the request ends, unless the deadline was a streamed answer's and its
-    /// head has arrived (the watch may run an action just after the head disarmed it).
-    private func expire() {
-        end(.failure(DeadlineExceeded()), dropsChunks: true, sparingStreamedBody: true)?.task?.fail(reason: DeadlineExceeded())
+    /// taken are dropped, and AsyncHTTPClient stops the request. Does nothing once it has ended,
+    /// nor, when `sparingStreamedBody` (the deadline's action, which the watch may run just after
+    /// the head disarmed it), once a streamed answer's head has arrived.
+    func fail(_ error: any Error, sparingStreamedBody: Bool = false) {
+        end(.failure(error), dropsChunks: true, sparingStreamedBody: sparingStreamedBody)?.task?.fail(reason: error)
     }
 
     /// The end AsyncHTTPClient reports, once the request is over. The chunks that arrived before
