@@ -18,12 +18,17 @@ extension HTTPHeaders {
 
 extension HTTPRequest {
     /// The URL AsyncHTTPClient is given: built from the parts, not through URL, so the path is
-    /// sent exactly as it was encoded.
+    /// sent exactly as it was encoded. Its host and port are checked first: SwiftNIO traps on a
+    /// port above 65535 (a crash any server could cause with a redirect, were it not checked).
     func absoluteURLString() throws -> String {
         guard let scheme, let authority, let path else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
-        return "\(scheme)://\(authority)\(path)"
+        let url = "\(scheme)://\(authority)\(path)"
+        if let problem = URLAuthority.problem(inAuthority: authority[...]) {
+            throw NetworkError.invalidURL(url, reason: problem)
+        }
+        return url
     }
 }
 

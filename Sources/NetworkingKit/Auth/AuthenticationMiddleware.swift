@@ -42,10 +42,15 @@ extension RequestOptions {
 /// was really sent and one user's answer never reaches another; and outside retry, so that a
 /// retried attempt reuses the token instead of refreshing per attempt.
 ///
+/// The token goes only to the origins it is for: the client's base URL's by default, or the
+/// `origins` given. A request to any other origin (an endpoint's absolute URL elsewhere, a page
+/// link a server wrote) goes without it, so a server cannot collect the user's token by naming
+/// a host of its own.
+///
 /// For each request it:
 /// 1. sends it as it is when the endpoint opted out (``RequestOptions/requiresAuthentication``),
-///    when it already carries an `Authorization` header, when it is sent by a token refresh, or
-///    when there is no token;
+///    when it already carries an `Authorization` header, when it is sent by a token refresh, when
+///    it goes to another origin than the token's, or when there is no token;
 /// 2. otherwise adds the provider's ``TokenProvider/validToken()``, which may refresh an
 ///    expiring token first;
 /// 3. on a 401, asks the provider for a replacement (``TokenProvider/token(replacing:)``: one
@@ -69,16 +74,23 @@ public struct AuthenticationMiddleware: Middleware {
     public let tokenProvider: any TokenProvider
     /// The app's own rule for a refused credential; `nil` for "the status is 401".
     let isAuthenticationFailure: FailureCheck?
+    /// Where the token may go; `nil` for the client's base URL's origin.
+    private let origins: [Origin]?
     /// The `Authorization` field of the token sent last.
     private let fields = LastResult<AuthToken, HTTPField>()
 
     /// Creates the middleware.
     /// - Parameters:
     ///   - tokenProvider: Where tokens come from; usually a ``TokenRefresher``.
+    ///   - origins: The URLs whose origins (scheme, host and port) the token is sent to; `nil`
+    ///     (the default) for the client's base URL's. With neither, the token goes with every
+    ///     request the app writes, and never with a request the library wrote from a server's
+    ///     answer to another origin (a page link).
     ///   - isAuthenticationFailure: Which answers mean the credential was refused; `nil` (the
     ///     default) for a `401 Unauthorized`.
-    public init(tokenProvider: any TokenProvider, isAuthenticationFailure: FailureCheck? = nil) {
+    public init(tokenProvider: any TokenProvider, origins: [URL]? = nil, isAuthenticationFailure: FailureCheck? = nil) {
         self.tokenProvider = tokenProvider
+        self.origins = origins.map { $0.map(Origin.init) }
         self.isAuthenticationFailure = isAuthenticationFailure
     }
 
@@ -92,7 +104,7 @@ public struct AuthenticationMiddleware: Middleware {
         // A credential the endpoint set itself is the endpoint's business: it is neither replaced
         // nor refreshed. A refresh's own request goes through as it is (see RefreshScope).
         guard context.options.requiresAuthentication, !request.headerFields.contains(.authorization),
-            !RefreshScope.isRefreshing
+            mayCarryToken(request, context: context), !RefreshScope.isRefreshing
         else {
             return try await next(request, body, context)
         }
@@ -132,6 +144,15 @@ public struct AuthenticationMiddleware: Middleware {
             "Token refused; sending again with a new token",
             metadata: ["attempt": "\(replayContext.attempt)"])
         return try await next(authorize(request, with: fresh), body, replayContext)
+    }
+
+    /// Whether `request` goes where the token is for: one of ``origins``, or the client's base
+    /// URL's origin; and, when the library wrote it from an answer, the origin that answer's
+    /// credentials were given for.
+    private func mayCarryToken(_ request: HTTPRequest, context: RequestContext) -> Bool {
+        if let given = context.options.credentialOrigin, !given.contains(request) { return false }
+        if let origins { return origins.contains { $0.contains(request) } }
+        return context.clientOrigin?.contains(request) ?? true
     }
 
     /// `request` with the token in its `Authorization` header.

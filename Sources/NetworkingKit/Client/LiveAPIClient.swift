@@ -28,19 +28,26 @@ public struct LiveAPIClient: APIClient {
     private let chain: MiddlewareChain
     /// The default headers, validated once here rather than on every request; an invalid one
     /// fails every call with the same error.
-    private let defaultFields: Result<HTTPFields, NetworkError>
+    private let defaultFields: Result<DefaultFields, NetworkError>
     /// The base URL taken apart once, for requests relative to it.
     private let parsedBase: ParsedBaseURL?
+    /// The base URL's origin: where the default headers' credentials, and by default
+    /// ``AuthenticationMiddleware``'s, are sent.
+    private let baseOrigin: Origin?
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
         self.parsedBase = configuration.baseURL.flatMap(ParsedBaseURL.init)
+        let baseOrigin = parsedBase == nil ? nil : configuration.baseURL.map(Origin.init)
+        self.baseOrigin = baseOrigin
         self.defaultFields = Result {
             var fields = HTTPFields()
             try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
-            return fields
+            return DefaultFields(
+                fields, origin: baseOrigin,
+                credentials: configuration.redirectPolicy.resolved(against: .default).headersRemovedAcrossOrigins)
         }.mapError { $0 as? NetworkError ?? .unknown($0) }
     }
 
@@ -94,6 +101,9 @@ public struct LiveAPIClient: APIClient {
         options.maxResponseBodySize = streamsResponseBody ? target.options.maxResponseBodySize : limit
         options.streamsResponseBody = options.streamsResponseBody || streamsResponseBody
         options.redirectPolicy = Self.effectiveRedirectPolicy(options.redirectPolicy, client: configuration.redirectPolicy)
+        if let given = options.credentialOrigin {
+            try Self.withholdCredentials(from: &request, givenFor: given, policy: options.redirectPolicy)
+        }
         let callTimeout = options.callTimeout ?? configuration.callTimeout
         options.callTimeout = callTimeout
         var uploadProgress: ProgressReporter?
@@ -112,6 +122,7 @@ public struct LiveAPIClient: APIClient {
         let deadline = callTimeout.map { start + $0 }
         var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
         context.operation = OperationName(options: options, endpoint: target.endpoint)
+        context.clientOrigin = baseOrigin
         return Prepared(
             start: start, request: request, body: body, summary: summary, context: context,
             limit: options.maxResponseBodySize ?? limit, deadline: deadline, uploadProgress: uploadProgress)
@@ -249,6 +260,21 @@ public struct LiveAPIClient: APIClient {
         let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first == UInt8(ascii: "{"))
         guard looksLikeJSON, !data.isEmpty else { return nil }
         return try? configuration.decoder.decode(type, from: data)
+    }
+
+    /// Takes the credentials off a request the library wrote from a server's answer (a page's
+    /// `Link`) when it leaves the origin they were given for, as a redirect would; refuses it
+    /// when it would leave https for http.
+    private static func withholdCredentials(
+        from request: inout HTTPRequest, givenFor origin: Origin, policy: RedirectPolicy
+    ) throws {
+        guard !origin.contains(request) else { return }
+        if origin.scheme == "https", request.scheme?.lowercased() == "http", !policy.allowsInsecureRedirects {
+            throw NetworkError.invalidURL(
+                RequestSummary(request).url?.absoluteString ?? "(URL)",
+                reason: "it leads from https to http, where what the request carries would travel in clear text")
+        }
+        request.headerFields.removeAll(named: policy.headersRemovedAcrossOrigins)
     }
 
     /// An endpoint's policy replaces the client's, except that headers the client declares

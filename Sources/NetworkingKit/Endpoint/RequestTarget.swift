@@ -51,31 +51,33 @@ struct RequestTarget {
     /// Builds the HTTP request and its body.
     /// - Parameters:
     ///   - configuration: The client's base URL and encoder.
-    ///   - defaultFields: The client's default headers, validated once when the client was made.
+    ///   - defaultFields: The client's default headers, validated once when the client was made; those
+    ///     that carry credentials only for the base URL's origin.
     ///   - accept: The `Accept` field for the expected response, added unless a header gives one.
     func build(
         with configuration: LiveAPIClient.Configuration,
         parsedBase: ParsedBaseURL?,
-        defaultFields: HTTPFields,
+        defaultFields: DefaultFields,
         accept: HTTPField?
     ) throws -> (HTTPRequest, HTTPBody?) {
         // The URL first, so that a bad one is the error reported. Relative to the client's base
         // URL (nearly every call), the request is joined from the base's parts.
         try URLBuilder.rejectControlCharacters(in: path)
         var request: HTTPRequest
+        var fields: HTTPFields
         if let parsedBase,
             let joined = URLBuilder.request(
                 method: method, base: parsedBase, endpointBase: baseURL, path: path, queryItems: queryItems,
                 headerFields: [:])
         {
             request = joined
+            fields = defaultFields.fields
         } else {
             let url = try URLBuilder.url(
                 clientBase: configuration.baseURL, endpointBase: baseURL, path: path, queryItems: queryItems)
             request = HTTPRequest(method: method, url: url)
+            fields = defaultFields.fields(for: request)
         }
-
-        var fields = defaultFields
         try HeaderValidation.merge(headers, into: &fields)
         if let accept, !fields.contains(.accept) {
             fields.append(accept)

@@ -155,6 +155,7 @@ enum URLBuilder {
         }
     }
 
+    /// Throws unless `base` is an http or https URL with a host and port that can be connected to.
     static func validate(_ base: URL) throws {
         guard let scheme = base.scheme?.lowercased() else {
             throw NetworkError.invalidURL(base.absoluteString, reason: "the URL has no scheme (expected http or https)")
@@ -164,6 +165,9 @@ enum URLBuilder {
         }
         guard let host = base.host, !host.isEmpty else {
             throw NetworkError.invalidURL(base.absoluteString, reason: "the URL has no host")
+        }
+        if let problem = URLAuthority.problem(in: base) {
+            throw NetworkError.invalidURL(base.absoluteString, reason: problem)
         }
     }
 }

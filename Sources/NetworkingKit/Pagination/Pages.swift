@@ -8,6 +8,12 @@ import Foundation
 /// fetched (a server that loops: the same `Link` target, cursor or page number again; seen before
 /// it is sent when the next request is written as an earlier one was, after it is fetched when
 /// its URL is), or when more than `maxPages` pages would be fetched.
+///
+/// A next page at another origin than the first (a `Link` to another host, say) is fetched
+/// without credentials, as a redirect would be: no `Authorization`, `Cookie` or other sensitive
+/// header (``RedirectPolicy/sensitiveHeaders``), whether the first request, the client's default
+/// headers or ``AuthenticationMiddleware`` would add them, for that page and every page after
+/// it; a next page that would leave https for http fails with ``NetworkError/invalidURL(_:reason:)``.
 public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Response<Page>
     public typealias Failure = any Error
@@ -29,6 +35,9 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
         var seenURLs: Set<String> = []
         /// Found with the last page handed out, thrown at the next call.
         var pendingFailure: NetworkError?
+        /// The origin the first page came from, whose credentials the next pages may carry; once a
+        /// page comes from elsewhere, ``Origin/nowhere``.
+        var credentialOrigin: Origin?
 
         /// The next page, or `nil` after the last.
         public mutating func next() async throws -> Response<Page>? {
@@ -43,12 +52,17 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
             }
             let page = try await client.response(for: request)
             fetched += 1
+            // The first request is the app's: its origin is the credentials'. A page that ends
+            // elsewhere (a link or a redirect to another host) leaves them there for good.
+            if credentialOrigin == nil, let asked = page.request.url { credentialOrigin = Origin(asked) }
+            if let url = page.url, credentialOrigin != Origin(url) { credentialOrigin = .nowhere }
             seenRequests.insert(Self.key(of: request))
             // The same URL written another way (relative, then absolute in a `Link`).
             if let url = page.url?.absoluteString, !seenURLs.insert(url).inserted {
                 throw Self.failure("the page at \(url) was already fetched: the pages loop", request: page.request)
             }
-            if let following = try next(page) {
+            if var following = try next(page) {
+                following.options.credentialOrigin = credentialOrigin
                 let key = Self.key(of: following)
                 if seenRequests.contains(key) {
                     // This page is good; the loop is the next call's failure.

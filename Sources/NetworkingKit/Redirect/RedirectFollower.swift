@@ -69,12 +69,12 @@ struct RedirectFollower: Sendable {
         }
     }
 
-    /// The `Location` value resolved against the URL it came from; only http and https qualify.
+    /// The `Location` value resolved against the URL it came from; only http and https qualify,
+    /// with a host and port that can be connected to (a server's `:99999` is refused here).
     static func resolve(_ location: String, against base: URL) -> URL? {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
+            (try? URLBuilder.validate(url)) != nil
         else { return nil }
         return url
     }

@@ -101,8 +101,13 @@ public final class URLSessionTransport: HTTPTransport {
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let summary = RequestSummary(request)
-        guard var urlRequest = URLRequest(httpRequest: request) else {
+        guard let authority = request.authority, var urlRequest = URLRequest(httpRequest: request) else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
+        }
+        // The same check as every transport's: FoundationNetworking would refuse `:99999` too,
+        // but a port it reads as none (`:18446744073709551617`) would go to port 80.
+        if let problem = URLAuthority.problem(inAuthority: authority[...]) {
+            throw NetworkError.invalidURL("\(request.scheme ?? "")://\(authority)\(request.path ?? "")", reason: problem)
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         if !request.headerFields.contains(.acceptEncoding) {

@@ -1,5 +1,6 @@
 import DemoAPI
 import Foundation
+import HTTPTypes
 import Logging
 import NetworkingKit
 import Testing
@@ -164,6 +165,44 @@ struct RedirectConformanceTests {
             #expect(failure.status.code == 302)
             #expect(failure.headerFields[.location] == "/echo")
             #expect(server.stats.count("GET /echo") == 0)
+        }
+    }
+
+    @Test(
+        "a server's redirect to a port out of range fails as invalidLocation, and no process traps (AsyncHTTPClient's did)",
+        arguments: TransportKind.allCases)
+    func portOutOfRange(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = makeClient(server, kind)
+            for target in [
+                "http://127.0.0.1:99999/", "http://127.0.0.1:65536/", "http://127.0.0.1:4294967297/", "http://[::1]:65536/",
+                "http://localhost:99999/", "http://localhost:18446744073709551617/", "http://127.0.0.1:0/",
+            ] {
+                server.stats.reset()
+                let error = await networkError {
+                    try await client.send(Request<Void>(path: "/redirect/302", query: [URLQueryItem(name: "to", value: target)]))
+                }
+                guard case .invalidLocation? = error?.redirectReason else {
+                    Issue.record("\(target): expected invalidLocation, got \(String(describing: error))")
+                    continue
+                }
+                #expect(server.stats.snapshot.total == 1)
+            }
+        }
+    }
+
+    @Test(
+        "a transport handed a request whose port is out of range fails with invalidURL instead of trapping",
+        arguments: TransportKind.allCases)
+    func transportRefusesPort(kind: TransportKind) async throws {
+        for authority in ["127.0.0.1:99999", "[::1]:65536", "localhost:18446744073709551617"] {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/")
+            let context = RequestContext(options: RequestOptions(), requestID: "1", logger: Logger(label: "test"))
+            let error = await networkError { _ = try await kind.transport.send(request, body: nil, context: context) }
+            guard case .invalidURL? = error else {
+                Issue.record("\(authority): expected invalidURL, got \(String(describing: error))")
+                continue
+            }
         }
     }
 }
