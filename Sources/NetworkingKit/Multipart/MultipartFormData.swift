@@ -109,9 +109,13 @@ public struct MultipartFormData: Sendable {
     }
 
     /// The body, ready to send: its length is exact when every part's is known.
-    /// - Throws: ``NetworkError/encodingFailed(reason:underlying:)`` for a content type with a
-    ///   line break, or a fixed boundary that a part contains.
+    /// - Throws: ``NetworkError/encodingFailed(reason:underlying:)`` for a content type or a
+    ///   fixed boundary with a control character (CR, LF, NUL...), or a fixed boundary that a
+    ///   part contains.
     public func makeBody() throws -> HTTPBody {
+        if let byte = ControlCharacters.first(in: boundary) {
+            throw NetworkError.encodingFailed(reason: "the multipart boundary contains \(ControlCharacters.name(of: byte))", underlying: nil)
+        }
         if let conflict = boundaryConflict() {
             throw NetworkError.encodingFailed(reason: "the multipart boundary occurs in \(conflict)", underlying: nil)
         }
@@ -140,9 +144,12 @@ public struct MultipartFormData: Sendable {
         }
         text += "\r\n"
         if let contentType = part.contentType {
-            guard !contentType.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+            // Bytes, not Characters: Swift reads "\r\n" as one Character, equal to neither "\r" nor "\n".
+            if let byte = ControlCharacters.first(in: contentType, allowingTab: true) {
                 throw NetworkError.encodingFailed(
-                    reason: "the content type of multipart part '\(part.name)' contains a line break", underlying: nil)
+                    reason: "the content type of multipart part '\(ControlCharacters.printable(part.name))' contains "
+                        + ControlCharacters.name(of: byte),
+                    underlying: nil)
             }
             text += "Content-Type: \(contentType)\r\n"
         }

@@ -29,23 +29,39 @@ enum OwnerOnlyFile {
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw posixError() }
             defer { _ = close(descriptor) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw posixError()
-                    }
-                    offset += written
-                }
-            }
+            try writeAll(data, to: descriptor, at: 0)
             guard fsync(descriptor) == 0 else { throw posixError() }
             try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: temporary)
             guard rename(temporary, path) == 0 else { throw posixError() }
         } catch {
             _ = unlink(temporary)
             throw error
+        }
+    }
+
+    /// A new file in the temporary folder named `prefix` and a random number, open for reading
+    /// and writing: mode 0600 from its creation, and `O_EXCL` refuses a file or link already there.
+    static func createTemporary(prefix: String) throws -> (descriptor: Int32, path: String) {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix)-\(UInt64.random(in: 0...UInt64.max))").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw posixError() }
+        return (descriptor, path)
+    }
+
+    /// Writes all of `data` at `offset` of the open file `descriptor`.
+    static func writeAll(_ data: Data, to descriptor: Int32, at offset: Int64) throws {
+        try data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var done = 0
+            while done < buffer.count {
+                let written = pwrite(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError()
+                }
+                done += written
+            }
         }
     }
 

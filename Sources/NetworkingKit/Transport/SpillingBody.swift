@@ -142,19 +142,11 @@ final class SpillingBody: Sendable {
     private static func write(_ data: Data, to state: inout State, fileSize: Int64) throws {
         if state.files.last.map({ $0.written >= fileSize }) ?? true { state.files.append(Spill(descriptor: try makeFile())) }
         guard var spill = state.files.last else { return }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = pwrite(
-                    spill.descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(spill.written) + off_t(offset))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let failure = FileFailure(
-                        url: FileManager.default.temporaryDirectory, reason: .notWritable, underlying: OwnerOnlyFile.posixError())
-                    throw NetworkError.fileFailed(failure)
-                }
-                offset += written
-            }
+        do {
+            try OwnerOnlyFile.writeAll(data, to: spill.descriptor, at: spill.written)
+        } catch {
+            let failure = FileFailure(url: FileManager.default.temporaryDirectory, reason: .notWritable, underlying: error)
+            throw NetworkError.fileFailed(failure)
         }
         spill.written += Int64(data.count)
         state.files[state.files.count - 1] = spill
@@ -162,14 +154,14 @@ final class SpillingBody: Sendable {
 
     /// A new file in the temporary folder, open for reading and writing, already unlinked.
     private static func makeFile() throws -> Int32 {
-        let folder = FileManager.default.temporaryDirectory
-        let path = folder.appendingPathComponent("NetworkingKit-answer-\(UInt64.random(in: 0...UInt64.max))").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw NetworkError.fileFailed(FileFailure(url: folder, reason: .notWritable, underlying: OwnerOnlyFile.posixError()))
+        do {
+            let (descriptor, path) = try OwnerOnlyFile.createTemporary(prefix: "NetworkingKit-answer")
+            unlink(path)
+            return descriptor
+        } catch {
+            let folder = FileManager.default.temporaryDirectory
+            throw NetworkError.fileFailed(FileFailure(url: folder, reason: .notWritable, underlying: error))
         }
-        unlink(path)
-        return descriptor
     }
 
     /// Ends the answer: the reader gets what is left, then the end (or `error`).

@@ -7,6 +7,14 @@ import Foundation
 public import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A transport over URLSession: Foundation on Apple platforms, FoundationNetworking on Linux.
 ///
 /// - The response body is streamed as it arrives, so the client's size limit stops an oversized
@@ -119,7 +127,7 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.timeoutInterval = timeout.timeInterval
         }
         let task: URLSessionTask
-        var spooled: URL?
+        var spooled: SpooledUpload?
         /// A file URLSession reads itself, and the size the request declared for it.
         var uploadedFile: (url: URL, length: Int64)?
         switch body.map(Self.upload(of:)) {
@@ -134,7 +142,7 @@ public final class URLSessionTransport: HTTPTransport {
         case .stream(let stream)?:
             let file = try await Self.spool(stream)
             spooled = file
-            task = session.uploadTask(with: urlRequest, fromFile: file)
+            task = session.uploadTask(with: urlRequest, fromFile: file.url)
         }
         // The reader stopped early (size limit reached, task cancelled, body dropped).
         let answerBody = SpillingBody { [delegate] in delegate.cancel(task) }
@@ -156,7 +164,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Runs `task`, registered with the delegate, until the response head arrives.
     private func exchange(
-        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: URL?, answerBody: SpillingBody,
+        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: SpooledUpload?, answerBody: SpillingBody,
         context: RequestContext, timeout: Duration?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let delegate = self.delegate
@@ -224,29 +232,48 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// URLSession streams a body from a file on every platform, but a body from an `InputStream`
     /// only where the platform's URLSession supports it; a file keeps memory flat everywhere, at
-    /// the cost of one copy on disk, removed when the task ends.
-    private static func spool(_ body: HTTPBody) async throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "NetworkingKit-upload-\(UInt64.random(in: 0...UInt64.max))")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: file)
-        else {
-            throw NetworkError.fileFailed(FileFailure(url: file, reason: .notWritable))
-        }
+    /// the cost of one copy on disk. The body may hold a password: the file is the owner's only
+    /// from its creation, and its name is removed as soon as URLSession has opened it (its
+    /// first bytes sent), or when the task ends.
+    static func spool(_ body: HTTPBody) async throws -> SpooledUpload {
+        let (descriptor, path): (Int32, String)
         do {
-            defer { try? handle.close() }
+            (descriptor, path) = try OwnerOnlyFile.createTemporary(prefix: "NetworkingKit-upload")
+        } catch {
+            let folder = FileManager.default.temporaryDirectory
+            throw NetworkError.fileFailed(FileFailure(url: folder, reason: .notWritable, underlying: error))
+        }
+        defer { _ = close(descriptor) }
+        let spooled = SpooledUpload(path: path)
+        do {
+            var written: Int64 = 0
             // Not counted as progress: the upload task reports what it really sends.
             for try await chunk in body.unobserved {
                 do {
-                    try handle.write(contentsOf: chunk)
+                    try OwnerOnlyFile.writeAll(chunk, to: descriptor, at: written)
                 } catch {
-                    throw NetworkError.fileFailed(FileFailure(url: file, reason: .notWritable, underlying: error))
+                    throw NetworkError.fileFailed(FileFailure(url: spooled.url, reason: .notWritable, underlying: error))
                 }
+                written += Int64(chunk.count)
             }
         } catch {
-            try? FileManager.default.removeItem(at: file)
+            spooled.remove()
             throw error
         }
-        return file
+        return spooled
+    }
+}
+
+/// A streamed request body copied to a file of its own for an upload task (see
+/// ``URLSessionTransport/spool(_:)``).
+struct SpooledUpload: Sendable {
+    let path: String
+
+    /// Where URLSession reads it.
+    var url: URL { URL(fileURLWithPath: path) }
+
+    /// Removes its name; an upload that has it open goes on reading it.
+    func remove() {
+        _ = unlink(path)
     }
 }

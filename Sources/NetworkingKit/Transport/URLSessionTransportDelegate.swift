@@ -22,8 +22,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let headOnlyDeadline: Bool
         /// Told how many request body bytes each `didSendBodyData` sent.
         let sendObserver: (@Sendable (Int64) -> Void)?
-        /// A temporary copy of the request body, removed when the task ends.
-        let spooledFile: URL?
+        /// A temporary copy of the request body, removed once URLSession has it open (its first
+        /// bytes sent) or when the task ends.
+        let spooledFile: SpooledUpload?
+        var spooledFileRemoved = false
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
         /// Held only until the response head arrives: once the body is handed out, the reader
         /// owns it, and dropping it must cancel the download.
@@ -38,7 +40,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         /// Releases what the task held once it has ended.
         func end() {
             if let deadline { DeadlineWatch.shared.disarm(deadline) }
-            if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
+            if !spooledFileRemoved { spooledFile?.remove() }
         }
     }
 
@@ -224,8 +226,16 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         {
             task.cancel()
         }
-        guard bytesSent > 0, let observer = tasks.withLock({ $0[task.taskIdentifier]?.sendObserver }) else { return }
-        observer(bytesSent)
+        guard bytesSent > 0 else { return }
+        let (observer, spooled) = tasks.withLock { tasks -> ((@Sendable (Int64) -> Void)?, SpooledUpload?) in
+            guard let state = tasks[task.taskIdentifier] else { return (nil, nil) }
+            guard let spooled = state.spooledFile, !state.spooledFileRemoved else { return (state.sendObserver, nil) }
+            tasks[task.taskIdentifier]?.spooledFileRemoved = true
+            return (state.sendObserver, spooled)
+        }
+        // Bytes were read from the copy: URLSession has it open, and its name can go.
+        spooled?.remove()
+        observer?(bytesSent)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

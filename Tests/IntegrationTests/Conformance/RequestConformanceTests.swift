@@ -53,6 +53,15 @@ struct RequestConformanceTests {
         }
     }
 
+    @Test("a query value holding CR, LF and NUL (a pasted multi-line text) is sent percent-encoded", arguments: TransportKind.allCases)
+    func queryControlCharacters(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let query = [URLQueryItem(name: "q", value: "line one\r\nline two\n\0")]
+            let echo: Echo = try await makeClient(server, kind).send(Request(path: "/echo", query: query))
+            #expect(echo.query == "q=line%20one%0D%0Aline%20two%0A%00")
+        }
+    }
+
     @Test("path segments are escaped and cannot climb out of the path", arguments: TransportKind.allCases)
     func pathEscaping(kind: TransportKind) async throws {
         try await withDemoServer { server in

@@ -202,4 +202,18 @@ struct URLBuildingTests {
         #expect(reason.contains("baseURL"))
         #expect(transport.requests.isEmpty)
     }
+
+    @Test(
+        "a query value or name holding CR, LF, NUL or a tab is data: percent-encoded as a browser does, over the fast path and the full one",
+        arguments: [nil, "https://api.example.com/v1"])
+    func controlCharactersInQueryAreEncoded(endpointBase: String?) async throws {
+        let text = "line one\r\nline two\n\tend\0"
+        let endpoint = TestEndpoint(
+            baseURL: endpointBase.flatMap(URL.init(string:)) ?? URL(string: "/")!, path: "/search",
+            queryItems: [URLQueryItem(name: "q", value: text), URLQueryItem(name: "a\nb", value: "1")])
+        let url = try await sentURL(base: "https://api.example.com/v1", endpoint)
+        #expect(url == "https://api.example.com/v1/search?q=line%20one%0D%0Aline%20two%0A%09end%00&a%0Ab=1")
+        let decoded = URLComponents(string: url)?.queryItems
+        #expect(decoded?.first?.value == text)
+    }
 }

@@ -156,4 +156,31 @@ struct MultipartFormDataTests {
         #expect(largest <= 256 * 1024)
         #expect(total > 3 * 256 * 1024)
     }
+
+    @Test(
+        "a part's content type with CR LF (one Character in Swift), CR, LF or NUL is encodingFailed and never reaches the wire",
+        arguments: ["text/plain\r\nX-Injected: yes", "text/plain\rX-Injected: yes", "text/plain\nX-Injected: yes", "text/plain\0"])
+    func contentTypeInjection(contentType: String) async throws {
+        var form = MultipartFormData()
+        form.append(Data("x".utf8), name: "file", filename: "a.txt", contentType: contentType)
+        #expect(throws: NetworkError.self) { try form.makeBody() }
+
+        let (client, transport) = makeClient()
+        let error = await networkError {
+            try await client.send(Request<Void>(path: "/upload", method: .post, body: .multipart(form)))
+        }
+        guard case .encodingFailed(let reason, _)? = error else {
+            Issue.record("expected encodingFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("content type"))
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("a fixed boundary with CR LF is encodingFailed")
+    func boundaryInjection() {
+        var form = MultipartFormData(boundary: "b\r\nX-Injected: yes")
+        form.append("v", name: "n")
+        #expect(throws: NetworkError.self) { try form.makeBody() }
+    }
 }
