@@ -18,7 +18,7 @@ struct PartCompletion {
         guard entry.response.status == .partialContent,
             let held = entry.response.headerFields[.contentRange].flatMap(ContentRange.init), held.first == 0,
             let complete = held.completeLength, held.last < complete - 1, Int64(entry.body.count) == held.count,
-            Freshness(of: entry, now: now).isFresh, let validator = Self.strongValidator(of: entry.response)
+            Freshness(of: entry, now: now).isFresh, let validator = entry.response.strongValidator
         else { return nil }
         self.held = held
         self.completeLength = complete
@@ -37,20 +37,10 @@ struct PartCompletion {
         guard response.status == .partialContent,
             let got = response.headerFields[.contentRange].flatMap(ContentRange.init), got.first == held.last + 1,
             got.completeLength == completeLength, got.last == completeLength - 1,
-            Self.strongValidator(of: response) == validator,
+            response.strongValidator == validator,
             response.headerFields[.contentEncoding] == stored.headerFields[.contentEncoding]
         else { return nil }
         return got
-    }
-
-    /// A response's strong validator (RFC 9110 §8.8.1): its `ETag` unless weak; without one, a
-    /// `Last-Modified` at least 60 seconds before its `Date` (§8.8.2.2).
-    static func strongValidator(of response: HTTPResponse) -> String? {
-        if let tag = response.headerFields[.eTag] { return tag.hasPrefix("W/") ? nil : tag }
-        guard let modified = response.headerFields[.lastModified], let modifiedDate = HTTPDate.parse(modified),
-            let date = response.headerFields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modifiedDate) >= 60
-        else { return nil }
-        return modified
     }
 }
 

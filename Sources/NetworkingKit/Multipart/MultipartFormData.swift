@@ -114,7 +114,8 @@ public struct MultipartFormData: Sendable {
     ///   part contains.
     public func makeBody() throws -> HTTPBody {
         if let byte = ControlCharacters.first(in: boundary) {
-            throw NetworkError.encodingFailed(reason: "the multipart boundary contains \(ControlCharacters.name(of: byte))", underlying: nil)
+            throw NetworkError.encodingFailed(
+                reason: "the multipart boundary contains \(ControlCharacters.name(of: byte))", underlying: nil)
         }
         if let conflict = boundaryConflict() {
             throw NetworkError.encodingFailed(reason: "the multipart boundary occurs in \(conflict)", underlying: nil)

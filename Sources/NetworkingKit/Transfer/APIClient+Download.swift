@@ -20,8 +20,12 @@ extension APIClient {
     /// With `resumable`, an interrupted download (a dropped connection, a cancelled task) keeps
     /// its partial file and a later call for the same URL and destination asks only for the rest
     /// (`Range` with `If-Range`, so a file that changed on the server is sent whole). A `200`
-    /// instead of a `206`, a `416`, or a `206` for another version starts over. A response with
-    /// neither a strong `ETag` nor a `Last-Modified` date cannot be resumed safely and is not kept.
+    /// instead of a `206`, a `416`, or a `206` for another version or without the kept bytes'
+    /// validator starts over. A response with no strong validator (a strong `ETag`, or a
+    /// `Last-Modified` a minute before its `Date`) cannot be resumed safely and is not kept.
+    /// Kept bytes are continued only from a regular file of the user's: a link planted at their
+    /// name is removed, never followed. A download asks for `Accept-Encoding: identity`, so that
+    /// the file holds the bytes the server counts ranges in.
     /// - Parameters:
     ///   - endpoint: The endpoint; its answer's body is the file.
     ///   - destination: Where the file goes. Its folder must exist.
@@ -61,7 +65,13 @@ private struct Downloader {
         let partial = PartialDownload(destination: destination, resumable: resumable)
         var kept = partial.existing()
         while true {
-            let headers = kept.map { ["Range": "bytes=\($0.size)-", "If-Range": $0.validator] } ?? [:]
+            // The file is the representation's bytes: a compressed transfer would have `Range`
+            // count bytes other than the file's, and a decoded body has no size the server declared.
+            var headers = ["Accept-Encoding": "identity"]
+            if let kept {
+                headers["Range"] = "bytes=\(kept.size)-"
+                headers["If-Range"] = kept.validator
+            }
             let answer: StreamedResponse
             do {
                 answer = try await send(headers)
@@ -96,12 +106,13 @@ private struct Downloader {
     }
 
     /// The range of `answer` when it continues the kept bytes exactly: a `206` starting where
-    /// they end, for the same URL and, when it names one, the same validator.
+    /// they end, for the same URL, with the kept bytes' strong validator (without one, nothing
+    /// says the rest is of the same version: the kept bytes and the new ones could be two files).
     private static func continuation(of answer: StreamedResponse, at kept: PartialDownload.Record) -> ContentRange? {
         guard answer.status == .partialContent, kept.url == answer.request.url?.absoluteString,
-            let range = answer.headerFields[.contentRange].flatMap(ContentRange.init), range.first == kept.size
+            let range = answer.headerFields[.contentRange].flatMap(ContentRange.init), range.first == kept.size,
+            answer.response.strongValidator == kept.validator
         else { return nil }
-        if let validator = PartialDownload.validator(of: answer.response), validator != kept.validator { return nil }
         return range
     }
 
@@ -111,7 +122,7 @@ private struct Downloader {
     ) async throws -> DownloadedFile {
         let url = answer.request.url?.absoluteString ?? ""
         let handle = try partial.open(
-            appending: offset > 0, url: url, validator: PartialDownload.validator(of: answer.response))
+            appending: offset > 0, url: url, validator: answer.response.strongValidator)
         let reporter = progress.map { ProgressReporter(completed: offset, total: total, handler: $0) }
         reporter?.start(completed: offset, total: total)
         var written = offset

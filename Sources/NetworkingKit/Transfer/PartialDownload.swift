@@ -18,7 +18,7 @@ struct PartialDownload {
     /// What a resumable download's bytes are: checked before they are continued.
     struct Record: Codable, Equatable {
         var url: String
-        /// A strong `ETag`, or else a `Last-Modified` date: what `If-Range` sends.
+        /// The answer's strong validator (``HTTPResponse/strongValidator``): what `If-Range` sends.
         var validator: String
         /// The bytes kept; not stored (the data file's size says it).
         var size: Int64 = 0
@@ -50,10 +50,14 @@ struct PartialDownload {
     }
 
     /// What an earlier call kept, if anything: the request's URL is checked against the answer,
-    /// since it is known only once the request is built.
+    /// since it is known only once the request is built. Kept bytes that are not a regular file
+    /// of this user's (a link planted at their name, say) are removed, never continued.
     func existing() -> Record? {
-        guard resumable,
-            let data = try? Data(contentsOf: recordURL),
+        guard resumable, Self.isOwnRegularFile(dataURL.path) else {
+            if resumable { discard() }
+            return nil
+        }
+        guard let data = try? Data(contentsOf: recordURL),
             var record = try? JSONDecoder().decode(Record.self, from: data),
             let attributes = try? FileManager.default.attributesOfItem(atPath: dataURL.path),
             let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
@@ -62,14 +66,14 @@ struct PartialDownload {
         return record
     }
 
-    /// The validator `If-Range` can use from a response: a strong `ETag`, else `Last-Modified`
-    /// (RFC 9110 §13.1.5: a weak tag cannot say two bodies are byte for byte the same).
-    static func validator(of response: HTTPResponse) -> String? {
-        if let etag = response.headerFields[.eTag], !etag.hasPrefix("W/"), etag.hasPrefix("\"") { return etag }
-        return response.headerFields[.lastModified]
+    /// Whether `path` is a regular file (not a link to one) owned by this process's user.
+    private static func isOwnRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_uid == getuid()
     }
 
-    /// Opens the data file for writing: appended to when continuing, emptied otherwise. A
+    /// Opens the data file for writing: appended to when continuing, made anew otherwise; never
+    /// through a link (`O_NOFOLLOW`), and a new file is created where nothing is (`O_EXCL`). A
     /// resumable download records its URL and validator first, or is not kept if it has none.
     func open(appending: Bool, url: String, validator: String?) throws -> FileHandle {
         do {
@@ -81,18 +85,16 @@ struct PartialDownload {
                     try? FileManager.default.removeItem(at: recordURL)
                 }
             }
-            if !appending || !FileManager.default.fileExists(atPath: dataURL.path) {
-                guard FileManager.default.createFile(atPath: dataURL.path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown)
-                }
-            }
-            let handle = try FileHandle(forWritingTo: dataURL)
-            if appending {
-                try handle.seekToEnd()
+            var descriptor: Int32 = -1
+            if appending, Self.isOwnRegularFile(dataURL.path) {
+                descriptor = systemOpen(dataURL.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
             } else {
-                try handle.truncate(atOffset: 0)
+                // Whatever is at the name (a stale file, a planted link) goes; the link's target stays as it was.
+                _ = unlink(dataURL.path)
+                descriptor = systemOpen(dataURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             }
-            return handle
+            guard descriptor >= 0 else { throw OwnerOnlyFile.posixError() }
+            return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         } catch {
             throw NetworkError.fileFailed(FileFailure(url: destination, reason: .notWritable, underlying: error))
         }
@@ -125,4 +127,9 @@ struct PartialDownload {
         try? FileManager.default.removeItem(at: dataURL)
         try? FileManager.default.removeItem(at: recordURL)
     }
+}
+
+/// `open(2)`, named apart from ``PartialDownload/open(appending:url:validator:)``.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    open(path, flags, mode)
 }

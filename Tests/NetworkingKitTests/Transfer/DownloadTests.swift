@@ -12,13 +12,18 @@ struct StubFileServer: Sendable {
     var lastModified: String? = nil
     var cutAt: Int? = nil
     var honoursRanges = true
+    var date: String? = nil
     /// A 206's ETag, when it should differ from the one `If-Range` matched (a broken server).
     var partialETag: String? = nil
+    /// Whether a 206 carries the validators (a server that leaves them off could be sending
+    /// another version's bytes).
+    var validatorsOnPartial = true
 
     func answer(_ request: RecordedRequest) -> StubResponse {
         var headers: [String: String] = ["Content-Type": "application/octet-stream"]
         if let etag { headers["ETag"] = etag }
         if let lastModified { headers["Last-Modified"] = lastModified }
+        if let date { headers["Date"] = date }
         if honoursRanges, let range = request.header("Range"), range.hasPrefix("bytes="),
             request.header("If-Range") == nil || request.header("If-Range") == etag
                 || request.header("If-Range") == lastModified
@@ -29,6 +34,10 @@ struct StubFileServer: Sendable {
             }
             headers["Content-Range"] = "bytes \(first)-\(data.count - 1)/\(data.count)"
             if let partialETag { headers["ETag"] = partialETag }
+            if !validatorsOnPartial {
+                headers["ETag"] = nil
+                headers["Last-Modified"] = nil
+            }
             return StubResponse(status: .partialContent, headers: headers, body: HTTPBody(data.dropFirst(first)))
         }
         if let cutAt, request.header("Range") == nil {
@@ -174,7 +183,9 @@ struct DownloadTests {
         #expect(transport.requests.suffix(2).map { $0.header("Range") } == ["bytes=25000-", nil])
     }
 
-    @Test("without a strong ETag or a Last-Modified date nothing is kept; a Last-Modified date alone is enough")
+    @Test(
+        "without a strong validator nothing is kept (a weak ETag, a Last-Modified without a Date a minute later); a Last-Modified a minute before the Date is enough"
+    )
     func validators() async throws {
         defer { folder.cleanup() }
         let data = patternedData(50_000)
@@ -183,12 +194,68 @@ struct DownloadTests {
         _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(folder.names.isEmpty)
 
+        // A weak tag rules a date out (RFC 9110 §13.1.5), and a date alone is strong only a minute before the answer's Date.
         server.withLock { $0.lastModified = "Sat, 01 Jun 2024 00:00:00 GMT" }
+        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        #expect(folder.names.isEmpty)
+        server.withLock { $0.etag = nil }
+        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        #expect(folder.names.isEmpty)
+        server.withLock { $0.date = "Sat, 01 Jun 2024 00:00:30 GMT" }
+        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        #expect(folder.names.isEmpty)
+
+        server.withLock { $0.date = "Sat, 01 Jun 2024 00:01:00 GMT" }
         _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
         let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 10_000)
         #expect(transport.requests.last?.header("If-Range") == "Sat, 01 Jun 2024 00:00:00 GMT")
         #expect(try Data(contentsOf: destination) == data)
+    }
+
+    @Test("a 206 that carries no validator is not joined to the kept bytes: the download starts over and is whole")
+    func partialWithoutValidator() async throws {
+        defer { folder.cleanup() }
+        let data = patternedData(40_000)
+        let server = LockedState(StubFileServer(data: data, cutAt: 15_000, validatorsOnPartial: false))
+        let (client, transport) = client(server)
+        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        server.withLock { $0.cutAt = nil }
+        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        #expect(file.resumedFrom == 0)
+        #expect(try Data(contentsOf: destination) == data)
+        #expect(transport.requests.suffix(2).map { $0.header("Range") } == ["bytes=15000-", nil])
+    }
+
+    @Test("every download asks for Accept-Encoding: identity, so that ranges count the file's own bytes")
+    func asksForIdentity() async throws {
+        defer { folder.cleanup() }
+        let server = LockedState(StubFileServer(data: patternedData(20_000), cutAt: 5_000))
+        let (client, transport) = client(server)
+        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        server.withLock { $0.cutAt = nil }
+        _ = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try await client.download(TestEndpoint(path: "/film"), to: destination)
+        #expect(transport.requests.count == 3)
+        #expect(transport.requests.allSatisfy { $0.header("Accept-Encoding") == "identity" })
+    }
+
+    @Test("a link planted at the partial file's name is removed, never followed: its target is untouched and the download is whole")
+    func plantedLink() async throws {
+        defer { folder.cleanup() }
+        let data = patternedData(30_000)
+        let victim = try folder.file("victim.txt", Data("keep me".utf8))
+        let partial = folder.url.appendingPathComponent(".film.bin.nkdownload")
+        try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: victim)
+        try JSONEncoder().encode(["url": "https://api.example.com/v1/film", "validator": "\"v1\""])
+            .write(to: folder.url.appendingPathComponent(".film.bin.nkdownload.json"))
+        let (client, transport) = client(LockedState(StubFileServer(data: data)))
+        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        #expect(file.resumedFrom == 0)
+        #expect(transport.requests.map { $0.header("Range") } == [nil])
+        #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
+        #expect(try Data(contentsOf: destination) == data)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
     }
 
     @Test("a destination folder that does not exist is a fileFailed(notWritable), before anything is kept")

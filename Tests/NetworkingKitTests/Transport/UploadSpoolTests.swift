@@ -3,10 +3,18 @@ import Testing
 
 @testable import NetworkingKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// URLSession uploads a streamed body from a copy on disk: that copy may hold a password.
 @Suite("URLSession uploads: the spooled copy of a body")
 struct UploadSpoolTests {
-    @Test("the copy is the owner's only from its creation (0600, where a file made the usual way is 0644), holds the body, and its name goes when removed")
+    @Test(
+        "the copy is the owner's only from its creation (0600, where a file made the usual way is 0644), holds the body, and its name goes when removed"
+    )
     func ownerOnly() async throws {
         let secret = Data("password=hunter2&".utf8)
         let chunks = AsyncThrowingStream<Data, any Error> { continuation in
