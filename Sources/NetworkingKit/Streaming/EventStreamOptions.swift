@@ -7,6 +7,9 @@ public struct EventStreamOptions: Sendable {
     public var maxReconnects: Int = 5
     /// The longest wait between two reconnections: each failed one doubles the wait, up to this.
     public var maxRetry: Duration = .seconds(60)
+    /// The shortest wait before a reconnection, whatever the server's `retry:` says: a server
+    /// that sends `retry: 0` and closes would otherwise be called back in a tight loop.
+    public var minRetry: Duration = .milliseconds(500)
     /// The largest event (or line) accepted, in bytes; a larger one ends the stream with
     /// ``NetworkError/responseTooLarge(limit:request:)`` instead of growing memory.
     public var maxEventSize: Int = 1024 * 1024
@@ -21,10 +24,11 @@ public struct EventStreamOptions: Sendable {
 
     /// The wait before reconnection number `attempt` (1 for the first after a drop).
     func delay(attempt: Int, serverRetry: Int?) -> Duration {
-        let base = serverRetry.map { Duration.milliseconds($0) } ?? defaultRetry
+        let base = max(serverRetry.map { Duration.milliseconds($0) } ?? defaultRetry, minRetry)
         var delay = base
         for _ in 1..<max(1, attempt) where delay < maxRetry { delay *= 2 }
         delay = min(delay, maxRetry)
-        return delay / 2 + delay / 2 * min(max(random(), 0), 1)
+        // The jitter takes up to half off, never below the floor.
+        return max(delay / 2 + delay / 2 * min(max(random(), 0), 1), minRetry)
     }
 }

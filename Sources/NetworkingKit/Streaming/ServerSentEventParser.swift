@@ -97,7 +97,12 @@ package struct ServerSentEventParser {
         } else if name.elementsEqual("event".utf8) {
             eventType = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("id".utf8) {
-            if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
+            // The standard ignores an id with a NUL; one with any other control character is
+            // ignored too, since it could not go back as `Last-Event-ID` and would end the stream
+            // at the next reconnection.
+            if !value.contains(where: { ControlCharacters.isControl($0, allowingTab: true) }) {
+                lastEventIDBuffer = String(decoding: value, as: UTF8.self)
+            }
         } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy(\.isASCIIDigit),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))

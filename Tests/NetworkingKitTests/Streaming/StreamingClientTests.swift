@@ -27,7 +27,7 @@ struct StreamingClientTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: return Self.eventStream("retry: 250\nid: 1\ndata: one\n\nid: 2\ndata: two\n\ndata: cut", cutShort: true)
+            case nil: return Self.eventStream("retry: 750\nid: 1\ndata: one\n\nid: 2\ndata: two\n\ndata: cut", cutShort: true)
             case "2": return Self.eventStream("id: 3\ndata: three\n\n")
             default: return .status(.noContent)
             }
@@ -38,10 +38,10 @@ struct StreamingClientTests {
         }
         #expect(received.map(\.data) == ["one", "two", "three"])
         #expect(received.map(\.id) == ["1", "2", "3"])
-        #expect(received.first?.retry == 250)
+        #expect(received.first?.retry == 750)
         #expect(transport.requests.map { $0.header("Last-Event-ID") } == [nil, "2", "3"])
         #expect(transport.requests.allSatisfy { $0.header("Accept") == "text/event-stream" })
-        #expect(clock.sleeps == [.milliseconds(250), .milliseconds(250)])
+        #expect(clock.sleeps == [.milliseconds(750), .milliseconds(750)])
     }
 
     @Test("reconnections that bring no event back off, doubling, and stop at the limit with the last error")
@@ -65,6 +65,7 @@ struct StreamingClientTests {
     func jitter() {
         var options = EventStreamOptions()
         options.maxRetry = .seconds(10)
+        options.minRetry = .zero
         for (random, first) in [(0.0, Duration.milliseconds(1500)), (0.5, .milliseconds(2250)), (1.0, .seconds(3))] {
             options.random = { random }
             #expect(options.delay(attempt: 1, serverRetry: nil) == first, "random \(random)")
@@ -78,6 +79,51 @@ struct StreamingClientTests {
         #expect(options.delay(attempt: 1, serverRetry: 1000) == .milliseconds(500))
         options.random = { 7 }
         #expect(options.delay(attempt: 1, serverRetry: 1000) == .seconds(1))
+    }
+
+    @Test("a server's retry: 0 (or 1) waits minRetry at the least, after the jitter too, and failed reconnections still double it")
+    func retryFloor() async throws {
+        var options = EventStreamOptions()
+        options.random = { 0 }
+        #expect(options.minRetry == .milliseconds(500))
+        #expect(options.delay(attempt: 1, serverRetry: 0) == .milliseconds(500))
+        #expect(options.delay(attempt: 1, serverRetry: 1) == .milliseconds(500))
+        #expect(options.delay(attempt: 3, serverRetry: 0) == .seconds(1))
+
+        // A server that answers each connection with retry: 0, an event and a close: each
+        // reconnection waits the floor, never nothing.
+        let clock = ImmediateClock()
+        let connections = LockedState(0)
+        let (client, _) = makeClient { _ in
+            let count = connections.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            return count > 20 ? .status(.noContent) : Self.eventStream("retry: 0\ndata: \(count)\n\n")
+        }
+        var events = 0
+        for try await _ in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) { events += 1 }
+        #expect(events == 20)
+        #expect(clock.sleeps.count == 20)
+        #expect(clock.sleeps.allSatisfy { $0 >= .milliseconds(500) })
+    }
+
+    @Test("an id holding a control character is ignored, as one with NUL is: the stream reconnects with the last good id")
+    func controlCharacterInID() async throws {
+        let clock = ImmediateClock()
+        let (client, transport) = makeClient { request in
+            switch request.header("Last-Event-ID") {
+            case nil: Self.eventStream("id: 1\ndata: one\n\nid: 2\u{1}x\ndata: two\n\nid: 3\u{7F}\ndata: three\n\n", cutShort: true)
+            case "1": Self.eventStream("id: 4\ndata: four\n\n")
+            default: .status(.noContent)
+            }
+        }
+        var received: [String] = []
+        for try await event in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) {
+            received.append(event.data)
+        }
+        #expect(received == ["one", "two", "three", "four"])
+        #expect(transport.requests.map { $0.header("Last-Event-ID") } == [nil, "1", "4"])
     }
 
     @Test("a non-2xx answer or another content type ends the stream with an error, without reconnecting")
