@@ -46,7 +46,8 @@ enum AsyncHTTPClientErrorMapping {
         case let error as HTTPParserError:
             // The connection closed mid-message: a lost connection or a short body, not bad HTTP.
             return failure(error == .invalidEOFState ? closed : .invalidResponse)
-        case is NIOSSLError, is BoringSSLError:
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            // NIOSSLExtraError: a certificate for another host name, among others.
             return failure(.secureConnectionFailed)
         default:
             return Task.isCancelled ? .cancelled : failure(.other)

@@ -5,6 +5,7 @@ import Logging
 public import NetworkingKit
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// A transport over AsyncHTTPClient: SwiftNIO's HTTP client, the fast choice on Linux and servers.
 ///
@@ -48,7 +49,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The configuration of ``sharedClient``: `HTTPClient.shared`'s, with redirects left to the
     /// library, no silent retry of failed connection attempts (retrying is the retry middleware's
     /// job, within its budget), decompression off (the transport decodes, within the size limit),
+    /// TLS 1.2 at the least (SwiftNIO would also agree to 1.0 and 1.1, which RFC 8996 retires),
     /// and AsyncHTTPClient's own tracing off.
+    ///
+    /// A server that speaks only TLS 1.0 or 1.1 fails with `secureConnectionFailed`. To reach one
+    /// anyway, lower the minimum on a configuration of your own and pass its client to
+    /// ``init(client:decodesContent:)``:
+    ///
+    /// ```swift
+    /// var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+    /// configuration.tlsConfiguration?.minimumTLSVersion = .tlsv1
+    /// ```
     ///
     /// Tracing is ``/NetworkingKit/TracingMiddleware``'s job: one client span per call, its context
     /// in the request's headers. An `HTTPClient` takes the tracer bootstrapped when its
@@ -60,6 +71,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .disabled
         configuration.tracing.tracer = nil
+        var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
+        if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
+        configuration.tlsConfiguration = tls
         return configuration
     }
 

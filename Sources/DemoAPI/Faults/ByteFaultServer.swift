@@ -36,18 +36,19 @@ public final class ByteFaultServer: Sendable {
     /// test that trusts it on purpose, as a client of a private certificate authority would.
     public static var certificatePEM: String { UntrustedCertificate.certificatePEM }
 
+    /// The certificate the listener presents with `certificateForAnotherHost`: self-signed, for
+    /// `another-host.invalid` only.
+    public static var anotherHostCertificatePEM: String { UntrustedCertificate.anotherHostCertificatePEM }
+
     /// Starts a listener on a free port of 127.0.0.1.
-    /// - Parameter tls: Whether connections are TLS with `UntrustedCertificate` (a self-signed certificate nobody vouches for).
-    public static func start(tls: Bool = false) async throws -> ByteFaultServer {
-        let context: NIOSSLContext? =
-            tls
-            ? try NIOSSLContext(
-                configuration: .makeServerConfiguration(
-                    certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(UntrustedCertificate.certificatePEM.utf8))
-                        .map { .certificate($0) },
-                    privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(UntrustedCertificate.privateKeyPEM.utf8), format: .pem))
-                ))
-            : nil
+    /// - Parameters:
+    ///   - tls: Whether connections are TLS with `UntrustedCertificate` (a self-signed certificate nobody vouches for).
+    ///   - legacyTLSOnly: Whether the TLS listener speaks only TLS 1.0 and 1.1, as a server nobody has updated.
+    ///   - certificateForAnotherHost: Whether the TLS listener presents ``anotherHostCertificatePEM``.
+    public static func start(
+        tls: Bool = false, legacyTLSOnly: Bool = false, certificateForAnotherHost: Bool = false
+    ) async throws -> ByteFaultServer {
+        let context = tls ? try tlsContext(legacyOnly: legacyTLSOnly, anotherHost: certificateForAnotherHost) : nil
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -67,6 +68,21 @@ public final class ByteFaultServer: Sendable {
         return ByteFaultServer(port: port, baseURL: url, channel: channel)
     }
 
+    /// The TLS listener's context: `UntrustedCertificate`'s certificate for 127.0.0.1 (or the one
+    /// for another host), and TLS 1.0 and 1.1 only when `legacyOnly`.
+    private static func tlsContext(legacyOnly: Bool, anotherHost: Bool) throws -> NIOSSLContext {
+        let certificate = anotherHost ? UntrustedCertificate.anotherHostCertificatePEM : UntrustedCertificate.certificatePEM
+        let key = anotherHost ? UntrustedCertificate.anotherHostPrivateKeyPEM : UntrustedCertificate.privateKeyPEM
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificate.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem)))
+        if legacyOnly {
+            configuration.minimumTLSVersion = .tlsv1
+            configuration.maximumTLSVersion = .tlsv11
+        }
+        return try NIOSSLContext(configuration: configuration)
+    }
+
     /// Stops listening; connections still open end on their own once answered.
     public func stop() async {
         try? await channel.close()
@@ -75,10 +91,14 @@ public final class ByteFaultServer: Sendable {
     /// Runs `body` with a fresh listener and stops it afterwards, whether `body` returns or throws.
     public static func withServer<T>(
         tls: Bool = false,
+        legacyTLSOnly: Bool = false,
+        certificateForAnotherHost: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (ByteFaultServer) async throws -> T
     ) async throws -> T {
-        try await withStopping(try await start(tls: tls), stop: { await $0.stop() }, body)
+        try await withStopping(
+            try await start(tls: tls, legacyTLSOnly: legacyTLSOnly, certificateForAnotherHost: certificateForAnotherHost),
+            stop: { await $0.stop() }, body)
     }
 }
 

@@ -27,5 +27,31 @@ enum UntrustedCertificate {
         l6Y+NxC6LMymwUXOHFBhY5Dk+r12NKYRHH8znP6rbW5jvX8AnaSchd3m
         -----END PRIVATE KEY-----
         """
+
+    /// A self-signed certificate for `another-host.invalid` only, valid until 2126, and its key:
+    /// a test that trusts it and connects to 127.0.0.1 sees a certificate for another host.
+    static let anotherHostCertificatePEM = """
+        -----BEGIN CERTIFICATE-----
+        MIIB8jCCAZigAwIBAgIUXcI5szRHxIy9XGPNVD2D0ElryA0wCgYIKoZIzj0EAwIw
+        PTE7MDkGA1UEAwwyTmV0d29ya2luZ0tpdCBEZW1vQVBJIGNlcnRpZmljYXRlIGZv
+        ciBhbm90aGVyIGhvc3QwIBcNMjYxMTI4MDIwMTEzWhgPMjEyNjExMDQwMjAxMTNa
+        MD0xOzA5BgNVBAMMMk5ldHdvcmtpbmdLaXQgRGVtb0FQSSBjZXJ0aWZpY2F0ZSBm
+        b3IgYW5vdGhlciBob3N0MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEKHHjk/2r
+        GVoduLY85cprfFLZ1Y+c4HSIbZMjHSocMkVuLo9+636tQUoII99ghJ6YunULnV9I
+        ksOUmDDWOdfw1aN0MHIwHQYDVR0OBBYEFN5PJOrCSNP9x5VMnNZt9AluPnPQMB8G
+        A1UdIwQYMBaAFN5PJOrCSNP9x5VMnNZt9AluPnPQMB8GA1UdEQQYMBaCFGFub3Ro
+        ZXItaG9zdC5pbnZhbGlkMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAw
+        RQIhAMq721Gm3b9CNX5GSoCFqw/h8BuRq+pWrMeKUAOfGhWcAiA+qkdylvlQnGUD
+        oIGn//aihzN2IXRRdwWQv5wN2ITyIA==
+        -----END CERTIFICATE-----
+        """
+
+    static let anotherHostPrivateKeyPEM = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg6VWF+YYMCfk6/uhS
+        Hsx/dPwiFNZ03pbH/s9CGndEidChRANCAAQoceOT/asZWh24tjzlymt8UtnVj5zg
+        dIhtkyMdKhwyRW4uj37rfq1BSggj32CEnpi6dQudX0iSw5SYMNY51/DV
+        -----END PRIVATE KEY-----
+        """
 }
 #endif

@@ -54,7 +54,11 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: URLSessionTransportDelegate
 
-    /// An ephemeral configuration with no `URLCache`, no local cache use and no cookie handling.
+    /// An ephemeral configuration with no `URLCache`, no local cache use, no cookie handling,
+    /// and TLS 1.2 at the least on Apple platforms (RFC 8996 retires 1.0 and 1.1; lower
+    /// `tlsMinimumSupportedProtocolVersion` on a configuration of your own to reach an old
+    /// server). FoundationNetworking on Linux has no such setting: libcurl and the system's
+    /// OpenSSL decide, and Debian 12's refuse versions below 1.2.
     ///
     /// Cookies are left to the app (a header, or a middleware) as with every other transport:
     /// cookies added below the middleware chain would be invisible to it, so a cache could not
@@ -66,6 +70,9 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpCookieStorage = nil
+        #if !canImport(FoundationNetworking)
+        configuration.tlsMinimumSupportedProtocolVersion = .TLSv12
+        #endif
         return configuration
     }
 

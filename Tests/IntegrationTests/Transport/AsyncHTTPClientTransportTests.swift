@@ -31,6 +31,50 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
+    /// Runs `body` with a transport on the recommended configuration that trusts ByteFaultServer's
+    /// certificate, and shuts its client down afterwards.
+    private static func withTrustingTransport(_ body: (AsyncHTTPClientTransport) async throws -> Void) async throws {
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        let roots = ByteFaultServer.certificatePEM + "\n" + ByteFaultServer.anotherHostCertificatePEM
+        configuration.tlsConfiguration?.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            try await body(AsyncHTTPClientTransport(client: httpClient))
+        } catch {
+            try await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+
+    @Test("TLS 1.2 is the least the recommended configuration accepts: a server that speaks only 1.0 and 1.1 is secureConnectionFailed")
+    func tlsMinimum() async throws {
+        #expect(AsyncHTTPClientTransport.recommendedConfiguration().tlsConfiguration?.minimumTLSVersion == .tlsv12)
+        try await Self.withTrustingTransport { transport in
+            try await ByteFaultServer.withServer(tls: true) { server in
+                let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                #expect(answer == "ok")
+            }
+            try await ByteFaultServer.withServer(tls: true, legacyTLSOnly: true) { server in
+                let error = await networkError {
+                    _ = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test("a trusted certificate for another host name is secureConnectionFailed, not other")
+    func hostnameMismatch() async throws {
+        try await Self.withTrustingTransport { transport in
+            try await ByteFaultServer.withServer(tls: true, certificateForAnotherHost: true) { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                let error = await networkError { _ = try await client.send(Request<String>(path: "/")) }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            }
+        }
+    }
+
     @Test("a client of the caller's is used as given and left to its owner to shut down")
     func callersClient() async throws {
         let httpClient = HTTPClient(

@@ -41,10 +41,8 @@ private enum AsyncHTTPClientArticleSamples {
 
     static func tlsAndProxy(url: URL) throws {
         // <article-sample>
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("/etc/ssl/private-ca.pem"))
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
-        configuration.tlsConfiguration = tls
+        configuration.tlsConfiguration?.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("/etc/ssl/private-ca.pem"))
         configuration.proxy = .server(host: "proxy.internal", port: 3128)
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport(client: httpClient))

@@ -1,5 +1,6 @@
 // swift-format-ignore-file
 // (The samples here are copies of documents, compared line for line.)
+import AsyncHTTPClient
 import ExampleServices
 import Foundation
 import HTTPTypes
@@ -8,6 +9,7 @@ import Metrics
 import MetricsTestKit
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
+import NIOSSL
 import Testing
 import Tracing
 
@@ -306,6 +308,14 @@ private enum DocCommentClientSamples {
         let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport())
         // </doc-sample>
         _ = client
+    }
+
+    static func legacyTLSSample() {
+        // <doc-sample>
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
+        configuration.tlsConfiguration?.minimumTLSVersion = .tlsv1
+        // </doc-sample>
+        _ = configuration
     }
 }
 
