@@ -7,8 +7,11 @@ import HTTPTypes
 /// ## Which credentials partition
 ///
 /// `Authorization` and `Cookie` both do: an API that authenticates with a session cookie answers
-/// per user exactly as one that takes a bearer token. A request with neither lands in the shared
-/// partition (`""`). The partition is the SHA-256 digest of the credentials, in hex, never the
+/// per user exactly as one that takes a bearer token. So do the other credential headers: those of
+/// ``RedirectPolicy/alwaysSensitiveHeaders`` (`Proxy-Authorization`, `X-API-Key` and the other
+/// API-key names) and the ones the client declares in its ``RedirectPolicy/sensitiveHeaders``: an
+/// API that tells users apart by an API key answers per key. A request with none lands in the
+/// shared partition (`""`). The partition is the SHA-256 digest of the credentials, in hex, never the
 /// credentials themselves, because keys are written to disk. A response marked `public` is
 /// stored in the shared partition, where any request may use it.
 enum CachePartition {
@@ -16,13 +19,26 @@ enum CachePartition {
     struct Credentials: Equatable, Sendable {
         let authorization: [String]
         let cookie: [String]
+        /// The other credential fields, in order.
+        let others: [HTTPField]
 
-        init(_ request: HTTPRequest) {
+        /// - Parameters:
+        ///   - request: The request.
+        ///   - declared: The headers the client declares as credentials, besides
+        ///     ``RedirectPolicy/alwaysSensitiveHeaders``.
+        init(_ request: HTTPRequest, declared: Set<HTTPField.Name>) {
             authorization = request.headerFields[values: .authorization]
             cookie = request.headerFields[values: .cookie]
+            var others: [HTTPField] = []
+            for field in request.headerFields where field.name != .authorization && field.name != .cookie {
+                if RedirectPolicy.alwaysSensitiveHeaders.contains(field.name) || declared.contains(field.name) {
+                    others.append(field)
+                }
+            }
+            self.others = others
         }
 
-        var isEmpty: Bool { authorization.isEmpty && cookie.isEmpty }
+        var isEmpty: Bool { authorization.isEmpty && cookie.isEmpty && others.isEmpty }
     }
 
     /// The partitions of one cache's calls: the digest of the credentials last seen, kept so
@@ -32,8 +48,10 @@ enum CachePartition {
         private let last = LastResult<Credentials, String>()
 
         /// The partition of `request`: empty without credentials, a digest of them otherwise.
-        func partition(for request: HTTPRequest) -> String {
-            let credentials = Credentials(request)
+        /// - Parameter declared: The credential headers the client declares (its redirect
+        ///   policy's ``RedirectPolicy/sensitiveHeaders``).
+        func partition(for request: HTTPRequest, declared: Set<HTTPField.Name>) -> String {
+            let credentials = Credentials(request, declared: declared)
             guard !credentials.isEmpty else { return "" }
             return last.value(for: credentials, compute: CachePartition.digest(of:))
         }
@@ -47,6 +65,11 @@ enum CachePartition {
         material += authorization.joined(separator: "\n")
         material += "\ncookie\n"
         material += cookie.joined(separator: "\n")
+        // Only when there are any, so that a partition of Authorization and Cookie alone is the
+        // one it always was (and a disk cache's entries stay found).
+        for field in credentials.others {
+            material += "\n\(field.name.canonicalName)\n\(field.value)"
+        }
         return LowercaseHex.sha256(of: material)
     }
 

@@ -4,10 +4,23 @@ import HTTPTypes
 /// The header-field rules of storing and matching responses: hop-by-hop fields (RFC 9111 §3.1)
 /// and `Vary` (§4.1).
 ///
-/// `Set-Cookie` is stored and replayed like any other field: it does not inhibit storing
-/// (RFC 9111 §7.3), and this cache is private and partitioned by credential, so a replayed cookie
-/// goes back to the one user who received it. Logs redact it (``Redaction``).
+/// `Set-Cookie` does not inhibit storing (RFC 9111 §7.3). In a credential's own partition it is
+/// stored and replayed, back to the one user who received it; an entry in the shared partition
+/// (a `public` answer, or one to a request without credentials) keeps no `Set-Cookie`, since
+/// every user may be served from it. Logs redact it (``Redaction``).
 enum StoredFields {
+    /// The fields that set cookies.
+    private static let cookieSetters: [HTTPField.Name] = [.setCookie, HTTPField.Name("Set-Cookie2")!]
+
+    /// `response` as an entry in `partition` keeps it: in the shared partition (`""`), without
+    /// the cookies it set for the user who fetched it.
+    static func keptIn(partition: String, _ response: HTTPResponse) -> HTTPResponse {
+        guard partition.isEmpty, cookieSetters.contains(where: { response.headerFields.contains($0) }) else { return response }
+        var kept = response
+        for name in cookieSetters { kept.headerFields[name] = nil }
+        return kept
+    }
+
     /// Fields that describe one connection, not the response, and are never stored (RFC 9110
     /// §7.6.1), besides the ones `Connection` names.
     private static let hopByHop: Set<String> = [

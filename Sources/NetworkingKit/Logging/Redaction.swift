@@ -25,11 +25,13 @@ public struct Redaction: Sendable, Hashable {
     /// ``placeholder``, percent-encoded for use inside a URL.
     public static let encodedPlaceholder = "%3Credacted%3E"
 
-    /// The headers hidden by default: the credentials HTTP defines.
-    public static let defaultSensitiveHeaders: Set<HTTPField.Name> = [
+    /// The headers hidden by default: the credentials HTTP defines, the API-key headers in
+    /// common use (``RedirectPolicy/alwaysSensitiveHeaders``, the one list of them), and the
+    /// cookies an answer sets.
+    public static let defaultSensitiveHeaders: Set<HTTPField.Name> = RedirectPolicy.alwaysSensitiveHeaders.union([
         // "Set-Cookie2" is a valid token, so the initializer cannot fail.
-        .authorization, .proxyAuthorization, .cookie, .setCookie, HTTPField.Name("Set-Cookie2")!,
-    ]
+        .setCookie, HTTPField.Name("Set-Cookie2")!,
+    ])
 
     /// Hides the default headers and no query parameters.
     public static let `default` = Redaction()

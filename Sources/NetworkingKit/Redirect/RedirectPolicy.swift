@@ -34,8 +34,17 @@ public struct RedirectPolicy: Sendable, Hashable {
         didSet { inheritsOuterPolicy = false }
     }
 
-    /// The headers always removed on a change of origin.
-    public static let alwaysSensitiveHeaders: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization]
+    /// The headers that always carry credentials: removed on a change of origin, never sent to
+    /// another origin by a page link or the client's defaults, a partition of their own in
+    /// ``HTTPCache``, hidden in logs. HTTP's own (`Authorization`, `Cookie`,
+    /// `Proxy-Authorization`) and the API-key headers in common use (`X-API-Key`, `Api-Key`,
+    /// `X-Auth-Token`, `X-Access-Token`); declare others with ``sensitiveHeaders``.
+    public static let alwaysSensitiveHeaders: Set<HTTPField.Name> = [
+        .authorization, .cookie, .proxyAuthorization,
+        // Valid tokens: the initializer cannot fail.
+        HTTPField.Name("X-API-Key")!, HTTPField.Name("Api-Key")!, HTTPField.Name("X-Auth-Token")!,
+        HTTPField.Name("X-Access-Token")!,
+    ]
 
     /// Creates a policy.
     /// - Parameters:
@@ -81,6 +90,7 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     /// Every header that is removed when the origin changes.
     var headersRemovedAcrossOrigins: Set<HTTPField.Name> {
-        sensitiveHeaders.union(Self.alwaysSensitiveHeaders)
+        // Most policies declare none: the shared set, not a new one per call.
+        sensitiveHeaders.isEmpty ? Self.alwaysSensitiveHeaders : sensitiveHeaders.union(Self.alwaysSensitiveHeaders)
     }
 }

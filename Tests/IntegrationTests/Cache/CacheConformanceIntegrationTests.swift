@@ -128,16 +128,26 @@ struct CacheConformanceIntegrationTests {
         }
     }
 
-    @Test("RFC 9111 §7.3: Set-Cookie does not inhibit storing; it is stored and replayed", arguments: TransportKind.allCases)
+    @Test(
+        "RFC 9111 §7.3: Set-Cookie does not inhibit storing; it is replayed in the user's own partition, never from the shared one",
+        arguments: TransportKind.allCases)
     func setCookie(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let fixture = Fixture(server, kind)
-            let request = Self.script("cookie", ["Cache-Control:max-age=3600", "Set-Cookie:a=c"])
+            var request = Self.script("cookie", ["Cache-Control:max-age=3600", "Set-Cookie:a=c"])
+            request.headers["Authorization"] = "Bearer alice"
             _ = try await fixture.client.response(for: request)
             let hit = try await fixture.client.response(for: request)
             #expect(hit.cacheStatus == .hit)
             #expect(hit.headerFields[.setCookie] == "a=c")
             #expect(fixture.served("cookie") == 1)
+
+            let shared = Self.script("shared-cookie", ["Cache-Control:public, max-age=3600", "Set-Cookie:session=first-user"])
+            #expect(try await fixture.client.response(for: shared).headerFields[.setCookie] == "session=first-user")
+            let other = try await fixture.client.response(for: shared)
+            #expect(other.cacheStatus == .hit)
+            #expect(other.headerFields[.setCookie] == nil)
+            #expect(fixture.served("shared-cookie") == 1)
         }
     }
 

@@ -51,7 +51,8 @@ struct CacheHarness {
     @discardableResult
     func send(
         _ method: HTTPRequest.Method = .get, _ path: String = "/films", headers: [String: String] = [:],
-        policy: CachePolicy = .useProtocolCachePolicy, maxResponseBodySize: Int = 1 << 20
+        policy: CachePolicy = .useProtocolCachePolicy, maxResponseBodySize: Int = 1 << 20,
+        declaredCredentials: Set<HTTPField.Name> = []
     ) async throws -> (response: HTTPResponse, body: String) {
         var fields = HTTPFields()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -60,6 +61,8 @@ struct CacheHarness {
         let request = HTTPRequest(method: method, scheme: "https", authority: "api.example.com", path: path, headerFields: fields)
         var options = RequestOptions(maxResponseBodySize: maxResponseBodySize)
         options.cachePolicy = policy
+        // As the client resolves it: the client's declared credential headers in the redirect policy.
+        options.redirectPolicy = RedirectPolicy(sensitiveHeaders: declaredCredentials)
         let context = RequestContext(
             options: options, requestID: "test", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let transport = self.transport

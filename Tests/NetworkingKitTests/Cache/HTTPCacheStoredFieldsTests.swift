@@ -7,13 +7,14 @@ import Testing
 /// bodies over the size limit, `only-if-cached` with `stale-while-revalidate`.
 @Suite("HTTPCache storing rules")
 struct HTTPCacheStoredFieldsTests {
-    @Test("Set-Cookie and Set-Cookie2 are stored and replayed on a hit (RFC 9111 §7.3), and kept out of logs")
+    @Test("Set-Cookie and Set-Cookie2 are stored in a credential's partition and replayed to its user on a hit (RFC 9111 §7.3), and kept out of logs")
     func setCookieStored() async throws {
         let harness = CacheHarness(
             scripted([ok("a", ["Cache-Control": "max-age=100", "Set-Cookie": "id=1", "Set-Cookie2": "id=1"])]))
-        let miss = try await harness.send()
+        let user = ["Authorization": "Bearer alice"]
+        let miss = try await harness.send(headers: user)
         #expect(miss.response.header("Set-Cookie") == "id=1")
-        let hit = try await harness.send()
+        let hit = try await harness.send(headers: user)
         #expect(hit.response.cacheStatus == .hit)
         #expect(hit.response.header("Set-Cookie") == "id=1")
         #expect(hit.response.header("Set-Cookie2") == "id=1")
@@ -33,7 +34,7 @@ struct HTTPCacheStoredFieldsTests {
         #expect(harness.networkCount == 1)
     }
 
-    @Test("RFC 9111 §3.2, §4.3.4: a 304's Set-Cookie replaces the stored one; a 304 without one keeps it")
+    @Test("RFC 9111 §3.2, §4.3.4: a 304's Set-Cookie replaces the one stored in the user's partition; a 304 without one keeps it")
     func setCookieFrom304() async throws {
         let harness = CacheHarness(
             scripted([
@@ -41,16 +42,17 @@ struct HTTPCacheStoredFieldsTests {
                 .status(.notModified, headers: ["ETag": "\"1\"", "Set-Cookie": "id=2", "Cache-Control": "max-age=10"]),
                 .status(.notModified, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=10"]),
             ]))
-        try await harness.send()
+        let user = ["Authorization": "Bearer alice"]
+        try await harness.send(headers: user)
         harness.clock.advance(by: 20)
-        let revalidated = try await harness.send()
+        let revalidated = try await harness.send(headers: user)
         #expect(revalidated.response.cacheStatus == .revalidated)
         #expect(revalidated.response.header("Set-Cookie") == "id=2")
-        let hit = try await harness.send()
+        let hit = try await harness.send(headers: user)
         #expect(hit.response.cacheStatus == .hit)
         #expect(hit.response.header("Set-Cookie") == "id=2")
         harness.clock.advance(by: 20)
-        let again = try await harness.send()
+        let again = try await harness.send(headers: user)
         #expect(again.response.cacheStatus == .revalidated)
         #expect(again.response.header("Set-Cookie") == "id=2")
         #expect(harness.networkCount == 3)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NetworkingKit
 import NetworkingKitTesting
 import Testing
@@ -152,5 +153,87 @@ struct HTTPCacheVaryTests {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=100"])]))
         try await harness.send()
         #expect(try await harness.send(headers: ["Authorization": "Bearer alice"]).response.cacheStatus == .miss)
+    }
+
+    @Test(
+        "An API-key header partitions like Authorization: one key's private answer reaches neither another key nor a caller without one",
+        arguments: ["X-API-Key", "Api-Key", "X-Auth-Token", "X-Access-Token"])
+    func partitionByAPIKey(header: String) async throws {
+        let harness = CacheHarness { request in
+            ok(request.header(header) ?? "anonymous", ["Cache-Control": "private, max-age=100"])
+        }
+        #expect(try await harness.send(headers: [header: "alice-key"]).body == "alice-key")
+        let bob = try await harness.send(headers: [header: "bob-key"])
+        #expect(bob.response.cacheStatus == .miss)
+        #expect(bob.body == "bob-key")
+        let anonymous = try await harness.send()
+        #expect(anonymous.response.cacheStatus == .miss)
+        #expect(anonymous.body == "anonymous")
+        let alice = try await harness.send(headers: [header: "alice-key"])
+        #expect(alice.response.cacheStatus == .hit)
+        #expect(alice.body == "alice-key")
+        #expect(harness.networkCount == 3)
+    }
+
+    @Test("A header the client declares sensitive partitions too; one it does not declare does not")
+    func partitionByDeclaredHeader() async throws {
+        let harness = CacheHarness { request in
+            ok(request.header("X-Tenant-Secret") ?? "none", ["Cache-Control": "private, max-age=100"])
+        }
+        let declared: Set<HTTPField.Name> = [HTTPField.Name("X-Tenant-Secret")!]
+        try await harness.send(headers: ["X-Tenant-Secret": "a"], declaredCredentials: declared)
+        #expect(try await harness.send(headers: ["X-Tenant-Secret": "b"], declaredCredentials: declared).body == "b")
+        // Undeclared, the header is no credential: the cache shares the answer (what Vary is for).
+        let undeclared = CacheHarness { request in
+            ok(request.header("X-Tenant-Secret") ?? "none", ["Cache-Control": "max-age=100"])
+        }
+        try await undeclared.send(headers: ["X-Tenant-Secret": "a"])
+        #expect(try await undeclared.send(headers: ["X-Tenant-Secret": "b"]).response.cacheStatus == .hit)
+    }
+
+    @Test("A public answer's Set-Cookie goes to the user who fetched it and to no one served from the shared partition")
+    func setCookieNotShared() async throws {
+        let harness = CacheHarness { request in
+            ok("catalog", ["Cache-Control": "public, max-age=100", "Set-Cookie": "session=\(request.header("Authorization") ?? "anon")"])
+        }
+        let first = try await harness.send(headers: ["Authorization": "Bearer alice"])
+        #expect(first.response.headerFields[.setCookie] == "session=Bearer alice")
+        for headers in [["Authorization": "Bearer bob"], [:], ["Cookie": "other=1"]] {
+            let hit = try await harness.send(headers: headers)
+            #expect(hit.response.cacheStatus == .hit)
+            #expect(hit.response.headerFields[.setCookie] == nil, "\(headers) got alice's cookie")
+        }
+        #expect(harness.networkCount == 1)
+    }
+
+    @Test("An anonymous answer's Set-Cookie is not replayed to the next anonymous caller; a credential's own partition replays it to its user")
+    func setCookieByPartition() async throws {
+        let harness = CacheHarness { _ in ok("x", ["Cache-Control": "max-age=100", "Set-Cookie": "tracking=1"]) }
+        #expect(try await harness.send().response.headerFields[.setCookie] == "tracking=1")
+        let again = try await harness.send()
+        #expect(again.response.cacheStatus == .hit)
+        #expect(again.response.headerFields[.setCookie] == nil)
+
+        try await harness.send(headers: ["Authorization": "Bearer alice"])
+        let alice = try await harness.send(headers: ["Authorization": "Bearer alice"])
+        #expect(alice.response.cacheStatus == .hit)
+        #expect(alice.response.headerFields[.setCookie] == "tracking=1")
+    }
+
+    @Test("A 304's Set-Cookie freshening a shared entry reaches the caller who revalidated, and is not stored for the next")
+    func setCookieFrom304NotShared() async throws {
+        let harness = CacheHarness(
+            scripted([
+                ok("a", ["Cache-Control": "public, max-age=10", "ETag": "\"1\""]),
+                .status(.notModified, headers: ["ETag": "\"1\"", "Set-Cookie": "session=bob", "Cache-Control": "public, max-age=10"]),
+            ]))
+        try await harness.send(headers: ["Authorization": "Bearer alice"])
+        harness.clock.advance(by: 20)
+        let bob = try await harness.send(headers: ["Authorization": "Bearer bob"])
+        #expect(bob.response.cacheStatus == .revalidated)
+        #expect(bob.response.headerFields[.setCookie] == "session=bob")
+        let carol = try await harness.send(headers: ["Authorization": "Bearer carol"])
+        #expect(carol.response.cacheStatus == .hit)
+        #expect(carol.response.headerFields[.setCookie] == nil)
     }
 }
