@@ -107,7 +107,8 @@ public final class HTTPCache: Middleware {
         let directives = CacheControl(request.headerFields, pragmaFallback: true)
         let policy = context.options.cachePolicy
         let exchange = Exchange(
-            request: request, body: body, url: url, partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
+            request: request, body: body, url: url,
+            partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
             directives: directives, context: context)
         let conditional = Validation.isConditional(request)
         let rangeValue = request.headerFields[.range]
@@ -231,7 +232,8 @@ public final class HTTPCache: Middleware {
         let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
         let partition = CacheControl(response.headerFields).isPublic ? "" : exchange.partition
         let entry = CachedResponse(
-            response: StoredFields.keptIn(partition: partition, stored), body: data, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+            response: StoredFields.keptIn(partition: partition, stored), body: data, requestTime: requestTime, responseTime: responseTime,
+            varyValues: varyValues)
         let key = CacheKey(url: exchange.url, partition: partition)
         await storage.store(entry, for: key)
         if let replacing, replacing.key != key || replacing.entry.varyValues != varyValues {
@@ -414,7 +416,8 @@ public final class HTTPCache: Middleware {
         var asGet = request
         asGet.method = .get
         let exchange = Exchange(
-            request: asGet, body: nil, url: url, partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
+            request: asGet, body: nil, url: url,
+            partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
             directives: CacheControl(request.headerFields, pragmaFallback: true), context: context)
         let (kept, keptBody) = try await keep(
             response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)

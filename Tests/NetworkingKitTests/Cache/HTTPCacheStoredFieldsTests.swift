@@ -7,7 +7,9 @@ import Testing
 /// bodies over the size limit, `only-if-cached` with `stale-while-revalidate`.
 @Suite("HTTPCache storing rules")
 struct HTTPCacheStoredFieldsTests {
-    @Test("Set-Cookie and Set-Cookie2 are stored in a credential's partition and replayed to its user on a hit (RFC 9111 §7.3), and kept out of logs")
+    @Test(
+        "Set-Cookie and Set-Cookie2 are stored in a credential's partition and replayed to its user on a hit (RFC 9111 §7.3), and kept out of logs"
+    )
     func setCookieStored() async throws {
         let harness = CacheHarness(
             scripted([ok("a", ["Cache-Control": "max-age=100", "Set-Cookie": "id=1", "Set-Cookie2": "id=1"])]))

@@ -206,7 +206,9 @@ struct HTTPCacheVaryTests {
         #expect(harness.networkCount == 1)
     }
 
-    @Test("An anonymous answer's Set-Cookie is not replayed to the next anonymous caller; a credential's own partition replays it to its user")
+    @Test(
+        "An anonymous answer's Set-Cookie is not replayed to the next anonymous caller; a credential's own partition replays it to its user"
+    )
     func setCookieByPartition() async throws {
         let harness = CacheHarness { _ in ok("x", ["Cache-Control": "max-age=100", "Set-Cookie": "tracking=1"]) }
         #expect(try await harness.send().response.headerFields[.setCookie] == "tracking=1")
