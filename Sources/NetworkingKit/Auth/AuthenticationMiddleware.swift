@@ -152,7 +152,7 @@ public struct AuthenticationMiddleware: Middleware {
     private func mayCarryToken(_ request: HTTPRequest, context: RequestContext) -> Bool {
         if let given = context.options.credentialOrigin, !given.contains(request) { return false }
         if let origins { return origins.contains { $0.contains(request) } }
-        return context.clientOrigin?.contains(request) ?? true
+        return context.clientOrigin?.origin.contains(request) ?? true
     }
 
     /// `request` with the token in its `Authorization` header.

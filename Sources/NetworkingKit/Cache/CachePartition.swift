@@ -27,16 +27,29 @@ enum CachePartition {
         ///   - declared: The headers the client declares as credentials, besides
         ///     ``RedirectPolicy/alwaysSensitiveHeaders``.
         init(_ request: HTTPRequest, declared: Set<HTTPField.Name>) {
-            authorization = request.headerFields[values: .authorization]
-            cookie = request.headerFields[values: .cookie]
+            // One pass, names compared as the short strings they are: hashing each name for a
+            // set lookup cost more than the rest of a cache hit's partition.
+            var authorization: [String] = []
+            var cookie: [String] = []
             var others: [HTTPField] = []
-            for field in request.headerFields where field.name != .authorization && field.name != .cookie {
-                if RedirectPolicy.alwaysSensitiveHeaders.contains(field.name) || declared.contains(field.name) {
+            for field in request.headerFields {
+                let name = field.name.canonicalName
+                if name == "authorization" {
+                    authorization.append(field.value)
+                } else if name == "cookie" {
+                    cookie.append(field.value)
+                } else if Self.otherCredentialNames.contains(name) || (!declared.isEmpty && declared.contains(field.name)) {
                     others.append(field)
                 }
             }
+            self.authorization = authorization
+            self.cookie = cookie
             self.others = others
         }
+
+        /// ``RedirectPolicy/alwaysSensitiveHeaders`` but `Authorization` and `Cookie`, by canonical name.
+        private static let otherCredentialNames: [String] = RedirectPolicy.alwaysSensitiveHeaders
+            .map(\.canonicalName).filter { $0 != "authorization" && $0 != "cookie" }.sorted()
 
         var isEmpty: Bool { authorization.isEmpty && cookie.isEmpty && others.isEmpty }
     }

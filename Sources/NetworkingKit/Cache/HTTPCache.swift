@@ -303,6 +303,15 @@ public final class HTTPCache: Middleware {
             return CachedAnswer.serve(found.entry, as: .stale, now: now())
         }
         let responseTime = now()
+        // An answer from another URL (a followed redirect) is not this entry's: a 304 there
+        // cannot freshen it, nor another URL's body replace it. The entry goes (this URL now
+        // redirects), and the caller gets what an unconditional request brings, not stored.
+        if exchange.context.redirectTrace.wasRedirected {
+            await storage.remove(found.key, varyValues: found.entry.varyValues)
+            guard conditional, response.status == .notModified else { return (CachedAnswer.marked(response, .miss), responseBody) }
+            await HTTPBody.discard(responseBody)
+            return try await load(exchange, next: next, replacing: nil)
+        }
         if conditional, response.status == .notModified {
             await HTTPBody.discard(responseBody)
             guard Validation.notModified(response, refers: found.entry) else {

@@ -33,15 +33,15 @@ public struct LiveAPIClient: APIClient {
     private let parsedBase: ParsedBaseURL?
     /// The base URL's origin: where the default headers' credentials, and by default
     /// ``AuthenticationMiddleware``'s, are sent.
-    private let baseOrigin: Origin?
+    private let baseOrigin: SharedOrigin?
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
         self.parsedBase = configuration.baseURL.flatMap(ParsedBaseURL.init)
-        let baseOrigin = parsedBase == nil ? nil : configuration.baseURL.map(Origin.init)
-        self.baseOrigin = baseOrigin
+        let baseOrigin = parsedBase.flatMap { base in configuration.baseURL.map { Origin($0, spelledAs: base) } }
+        self.baseOrigin = baseOrigin.map(SharedOrigin.init)
         self.defaultFields = Result {
             var fields = HTTPFields()
             try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)

@@ -8,6 +8,10 @@ struct Origin: Hashable {
     let scheme: String
     let host: String
     let port: Int?
+    /// The scheme and authority exactly as the client writes them on the requests it builds for
+    /// this origin, when it is the client's: compared first, as whole strings, which settles
+    /// nearly every call without reading the authority.
+    private var spelling: (scheme: String, authority: String)?
 
     init(_ url: URL) {
         scheme = url.scheme?.lowercased() ?? ""
@@ -15,10 +19,26 @@ struct Origin: Hashable {
         port = url.port ?? Self.defaultPort(scheme: scheme)
     }
 
+    /// The origin of `url`, which the client's requests spell as `base` does.
+    init(_ url: URL, spelledAs base: ParsedBaseURL) {
+        self.init(url)
+        if let authority = base.authority { spelling = (base.scheme, authority) }
+    }
+
     private init(scheme: String, host: String, port: Int?) {
         self.scheme = scheme
         self.host = host
         self.port = port
+    }
+
+    static func == (lhs: Origin, rhs: Origin) -> Bool {
+        lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(scheme)
+        hasher.combine(host)
+        hasher.combine(port)
     }
 
     /// An origin no request has: credentials given for it go nowhere.
@@ -36,12 +56,14 @@ struct Origin: Hashable {
     /// Whether `request` goes to this origin, read from its scheme and authority without making
     /// a URL or a string (it runs on every authenticated call).
     func contains(_ request: HTTPRequest) -> Bool {
-        guard let requestScheme = request.scheme, let authority = request.authority, !host.isEmpty,
-            Self.equalIgnoringASCIICase(requestScheme[...], scheme)
-        else { return false }
+        guard let requestScheme = request.scheme, let authority = request.authority, !host.isEmpty else { return false }
+        if let spelling, spelling.authority == authority, spelling.scheme == requestScheme { return true }
+        guard Self.equalIgnoringASCIICase(requestScheme[...], scheme) else { return false }
         let (requestHost, portText) = URLAuthority.split(authority[...])
-        let requestPort = portText.flatMap { $0.isEmpty ? nil : URLAuthority.portNumber($0) } ?? Self.defaultPort(scheme: scheme)
-        return requestPort == port && Self.equalIgnoringASCIICase(requestHost, host)
+        guard Self.equalIgnoringASCIICase(requestHost, host) else { return false }
+        if let portText, !portText.isEmpty { return URLAuthority.portNumber(portText) == port }
+        // The scheme is this origin's, lowercase already: no lowercased copy to make.
+        return port == (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
     }
 
     /// Whether `text` is `lowercase` (lowercase ASCII already) but for the case of its letters.
@@ -49,5 +71,15 @@ struct Origin: Hashable {
         text.utf8.elementsEqual(lowercase.utf8) { byte, expected in
             (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == expected
         }
+    }
+}
+
+/// An origin held by reference, made once per client: what a ``RequestContext`` carries, since a
+/// context is copied at every step of the chain and an ``Origin`` is five strings.
+final class SharedOrigin: Sendable {
+    let origin: Origin
+
+    init(_ origin: Origin) {
+        self.origin = origin
     }
 }

@@ -46,26 +46,29 @@ package enum URLAuthority {
 
     /// An authority's host (an IPv6 address without its brackets) and the text after the `:`
     /// that ends it, if there is one; user information is left out. Text after an IPv6 literal
-    /// that is not a port stays with the host, which then fails the check.
+    /// that is not a port stays with the host, which then fails the check. Read as bytes (every
+    /// separator is ASCII): it runs on every authenticated call.
     static func split(_ authority: Substring) -> (host: Substring, port: Substring?) {
         let rest = withoutUserInformation(authority)
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            let after = rest[rest.index(after: close)...]
-            if after.isEmpty { return (rest[rest.index(after: rest.startIndex)..<close], nil) }
-            if after.hasPrefix(":") { return (rest[rest.index(after: rest.startIndex)..<close], after.dropFirst()) }
+        let bytes = rest.utf8
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            let host = rest[bytes.index(after: bytes.startIndex)..<close]
+            let afterClose = bytes.index(after: close)
+            if afterClose == bytes.endIndex { return (host, nil) }
+            if bytes[afterClose] == UInt8(ascii: ":") { return (host, rest[bytes.index(after: afterClose)...]) }
             return (rest, nil)
         }
-        guard let colon = rest.lastIndex(of: ":") else { return (rest, nil) }
-        return (rest[..<colon], rest[rest.index(after: colon)...])
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return (rest, nil) }
+        return (rest[..<colon], rest[bytes.index(after: colon)...])
     }
 
     private static func withoutUserInformation(_ authority: Substring) -> Substring {
-        guard let at = authority.lastIndex(of: "@") else { return authority }
-        return authority[authority.index(after: at)...]
+        guard let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) else { return authority }
+        return authority[authority.utf8.index(after: at)...]
     }
 
     private static func isBracketed(_ authority: Substring) -> Bool {
-        withoutUserInformation(authority).hasPrefix("[")
+        withoutUserInformation(authority).utf8.first == UInt8(ascii: "[")
     }
 
     /// The authority of an absolute URL's text; `nil` when it has none.

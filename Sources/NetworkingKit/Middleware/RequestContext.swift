@@ -19,8 +19,9 @@ public struct RequestContext: Sendable {
     /// Where ``operationName`` comes from.
     var operation = OperationName.none
     /// The origin of the client's base URL, where the client's credentials go; `nil` when the
-    /// client has no base URL (or the context was made by hand).
-    var clientOrigin: Origin?
+    /// client has no base URL (or the context was made by hand). Shared, not copied: a context
+    /// is copied at every step of the chain.
+    var clientOrigin: SharedOrigin?
 
     /// The name of the operation this call performs, for metrics dimensions, span names and log
     /// metadata: the endpoint's or request's ``RequestOptions/operationName``, or an endpoint

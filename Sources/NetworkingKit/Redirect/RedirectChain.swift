@@ -67,6 +67,9 @@ struct RedirectChain {
         }
         if credentialsRemoved || Origin(currentURL) != Origin(target) {
             for name in policy.headersRemovedAcrossOrigins { next.headerFields[name] = nil }
+            // Validators are one origin's: another has no business with them (and a cache's
+            // If-None-Match would tell it what the client holds).
+            for name in Self.conditionHeaders { next.headerFields[name] = nil }
             credentialsRemoved = true
         }
         guard visited.insert(Visit(next)).inserted else {
@@ -92,6 +95,8 @@ struct RedirectChain {
         default: false
         }
     }
+
+    private static let conditionHeaders: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     private static let contentHeaders: [HTTPField.Name] = [
         .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,

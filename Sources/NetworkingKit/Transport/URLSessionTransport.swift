@@ -131,7 +131,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         let timeout = context.options.timeout
         if let timeout {
-            urlRequest.timeoutInterval = timeout.timeInterval
+            urlRequest.timeoutInterval = Self.idleTimeoutInterval(for: timeout)
         }
         let task: URLSessionTask
         var spooled: SpooledUpload?
@@ -217,6 +217,18 @@ public final class URLSessionTransport: HTTPTransport {
             throw NetworkError.fileFailed(
                 FileFailure(url: file, reason: .changedWhileReading(expected: length, found: max(found, 0))))
         }
+    }
+
+    /// The `timeoutInterval` URLSession is given for a request timeout. The timeout itself is
+    /// this transport's deadline, to the millisecond; URLSession's bounds the silence between two
+    /// packets. FoundationNetworking keeps only the whole seconds of it (`Int(interval) * 1000`),
+    /// so that a 500 ms timeout would fire at once: there it is rounded up to a whole second.
+    static func idleTimeoutInterval(for timeout: Duration) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, timeout.timeInterval.rounded(.up))
+        #else
+        return timeout.timeInterval
+        #endif
     }
 
     /// How URLSession is given a request body.

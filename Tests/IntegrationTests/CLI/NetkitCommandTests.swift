@@ -162,6 +162,26 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("a redirect to another origin drops the API-key headers netkit redacts, and keeps the others", arguments: ["ahc", "urlsession"])
+    func apiKeysStayOnTheirOrigin(transport: String) async throws {
+        try await withDemoServer { first in
+            try await withDemoServer { other in
+                let target = "\(other.baseURL.absoluteString)/echo"
+                let query = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+                let run = try await Self.netkit([
+                    "request", "GET", "\(first.baseURL.absoluteString)/redirect/302?to=\(query)",
+                    "-H", "X-API-Key: key-for-first", "-H", "X-Auth-Token: token-for-first", "-H", "X-Trace: kept",
+                    "--transport", transport,
+                ])
+                #expect(run.status == 0, "\(run.error)")
+                #expect(other.stats.count("GET /echo") == 1)
+                #expect(!run.output.contains("key-for-first"))
+                #expect(!run.output.contains("token-for-first"))
+                #expect(run.output.contains("\"x-trace\" : \"kept\""))
+            }
+        }
+    }
+
     @Test("secrets are redacted from header lines, keeping an Authorization scheme")
     func redaction() {
         #expect(ResponsePrinter.redacted(HTTPField(name: .authorization, value: "Bearer abc")) == "Authorization: Bearer <redacted>")

@@ -1,6 +1,7 @@
 import Foundation
-import NetworkingKit
 import Testing
+
+@testable import NetworkingKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,5 +24,17 @@ struct URLSessionTransportConfigurationTests {
         #expect(configuration.httpShouldSetCookies == false)
         #expect(configuration.httpCookieAcceptPolicy == .never)
         #expect(configuration.httpCookieStorage == nil)
+    }
+
+    @Test("URLSession's own timeout is never under the request's, nor rounded down to nothing where FoundationNetworking keeps whole seconds")
+    func subSecondTimeouts() {
+        for (timeout, seconds) in [(Duration.milliseconds(1), 1.0), (.milliseconds(500), 1), (.milliseconds(1500), 2), (.seconds(3), 3)] {
+            let interval = URLSessionTransport.idleTimeoutInterval(for: timeout)
+            #expect(interval >= timeout.timeInterval)
+            #if canImport(FoundationNetworking)
+            #expect(interval == seconds, "\(timeout)")
+            #expect(Int(interval) * 1000 >= Int(timeout.timeInterval * 1000))
+            #endif
+        }
     }
 }
