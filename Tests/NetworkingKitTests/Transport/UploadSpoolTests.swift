@@ -3,12 +3,6 @@ import Testing
 
 @testable import NetworkingKit
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// URLSession uploads a streamed body from a copy on disk: that copy may hold a password.
 @Suite("URLSession uploads: the spooled copy of a body")
 struct UploadSpoolTests {
@@ -22,10 +16,9 @@ struct UploadSpoolTests {
             continuation.finish()
         }
         let spooled = try await URLSessionTransport.spool(HTTPBody(chunks, length: .unknown, iterationBehavior: .single))
-        var status = stat()
-        #expect(lstat(spooled.path, &status) == 0)
-        #expect(status.st_mode & 0o777 == 0o600)
-        #expect(status.st_mode & S_IFMT == S_IFREG)
+        let attributes = try FileManager.default.attributesOfItem(atPath: spooled.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
         #expect(try Data(contentsOf: spooled.url) == Data((0..<1000).flatMap { _ in secret }))
         spooled.remove()
         #expect(!FileManager.default.fileExists(atPath: spooled.path))
