@@ -26,7 +26,8 @@ struct URLSessionTransportConfigurationTests {
         #expect(configuration.httpCookieStorage == nil)
     }
 
-    @Test("URLSession's own timeout is never under the request's, nor rounded down to nothing where FoundationNetworking keeps whole seconds")
+    @Test(
+        "URLSession's own timeout is never under the request's, nor rounded down to nothing where FoundationNetworking keeps whole seconds")
     func subSecondTimeouts() {
         for (timeout, seconds) in [(Duration.milliseconds(1), 1.0), (.milliseconds(500), 1), (.milliseconds(1500), 2), (.seconds(3), 3)] {
             let interval = URLSessionTransport.idleTimeoutInterval(for: timeout)
