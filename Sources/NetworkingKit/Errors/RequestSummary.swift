@@ -39,9 +39,10 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
         self.target = .parts(scheme: request.scheme, authority: request.authority, path: request.path)
     }
 
-    /// `GET https://example.com/films`.
+    /// `GET https://example.com/films`, the values of query parameters named as secrets commonly
+    /// are hidden (``Redaction/default``): an error's description is logged and shown.
     public var description: String {
-        "\(method.rawValue) \(url?.absoluteString ?? "(no URL)")"
+        "\(method.rawValue) \(url.map { Redaction.default.redact($0).absoluteString } ?? "(no URL)")"
     }
 
     public static func == (lhs: RequestSummary, rhs: RequestSummary) -> Bool {

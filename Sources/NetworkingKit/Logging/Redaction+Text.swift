@@ -12,7 +12,8 @@ extension Redaction {
     /// A value that carries a percent-encoded query of its own (`?next=%2Fa%3Fapi_key%3DSECRET`,
     /// as redirect and callback parameters do) is decoded and redacted too, a few levels deep.
     func redactParameters(in text: String, formAtStart: Bool, depth: Int = 0) -> String {
-        guard !sensitiveQueryParameters.isEmpty else { return text }
+        // No parameter can start in a text without these (a URL without a query, most log text).
+        guard hidesParameters, formAtStart || text.utf8.contains(where: Self.startsParameters) else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
@@ -79,6 +80,13 @@ extension Redaction {
         var index = 0
         scanning: while index < scalars.count {
             let startsWord = index == 0 || !Self.isNameCharacter(scalars[index - 1])
+            if startsWord, hidesCommonSecretNames, let (valueStart, valueEnd, quoted) = commonSecretValue(in: scalars, at: index) {
+                output.append(contentsOf: scalars[index..<valueStart])
+                output.append(contentsOf: Redaction.placeholder.unicodeScalars)
+                if quoted { output.append("\"") }
+                index = quoted ? valueEnd + 1 : valueEnd
+                continue scanning
+            }
             if startsWord {
                 for (name, isHeader) in names
                 where Self.matches(name, in: scalars, at: index) {
@@ -100,6 +108,27 @@ extension Redaction {
             index += 1
         }
         return String(output)
+    }
+
+    /// Whether `byte` may come just before a parameter: `?`, `&`, `;` or `#`.
+    private static func startsParameters(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#")
+    }
+
+    /// The value after a name at `index` that is named as secrets commonly are (`"access_token":
+    /// "..."`, `password=...`): where it starts and ends and whether it is quoted; `nil` when the
+    /// word there is no such name, or no value follows it. The word is read only when a
+    /// separator follows it, so that plain text costs a scan and nothing more.
+    private func commonSecretValue(in scalars: [Unicode.Scalar], at index: Int) -> (Int, Int, Bool)? {
+        var end = index
+        while end < scalars.count, Self.isNameCharacter(scalars[end]) { end += 1 }
+        guard end > index, let valueStart = Self.valueStart(in: scalars, after: end) else { return nil }
+        let name = String(String.UnicodeScalarView(scalars[index..<end])).lowercased()
+        guard Self.isCommonSecretName(name.removingPercentEncoding ?? name) else { return nil }
+        let (valueEnd, quoted) = Self.valueEnd(in: scalars, from: valueStart, isHeader: false)
+        let value = String(String.UnicodeScalarView(scalars[valueStart..<valueEnd]))
+        guard !value.isEmpty, value != Redaction.placeholder, value != Redaction.encodedPlaceholder else { return nil }
+        return (valueStart, valueEnd, quoted)
     }
 
     /// Hides the credentials after an authorization scheme anywhere in the text (`Bearer abc`,

@@ -4,8 +4,11 @@ public import HTTPTypes
 /// Which headers and query parameters hold secrets, and how to hide them before anything is
 /// logged or shown.
 ///
-/// The defaults cover the credentials HTTP itself defines: `Authorization`,
-/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the obsolete `Set-Cookie2`. Declare your own secrets on top:
+/// The defaults cover the credentials HTTP itself defines (`Authorization`,
+/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the obsolete `Set-Cookie2`), the API-key
+/// headers in common use (``RedirectPolicy/alwaysSensitiveHeaders``), and query, form and JSON
+/// parameters named as secrets commonly are (``hidesCommonSecretNames``: `access_token`,
+/// `client_secret`, `password`, `X-Amz-Signature`, `api_key`...). Declare your own secrets on top:
 ///
 /// ```swift
 /// let redaction = Redaction.default.adding(headers: ["X-API-Key"], queryParameters: ["api_key", "token"])
@@ -42,6 +45,30 @@ public struct Redaction: Sendable, Hashable {
     /// The query parameter names whose values are hidden, lowercased.
     public private(set) var sensitiveQueryParameters: Set<String>
 
+    /// Whether query, form and JSON parameters named as secrets commonly are hidden too, besides
+    /// ``sensitiveQueryParameters``: a name that contains `token`, `secret`, `password`,
+    /// `passwd`, `signature`, `credential`, `apikey`, `api_key`, `api-key`, `private_key`,
+    /// `access_key` or `session`, or is `key`, `sig`, `code`, `pwd` or `auth`, compared without
+    /// case. On by default: a parameter hidden that was not secret costs a log reader little.
+    public var hidesCommonSecretNames = true
+
+    /// What a parameter name holds when it names a secret (see ``hidesCommonSecretNames``).
+    private static let commonSecretFragments = [
+        "token", "secret", "password", "passwd", "signature", "credential", "apikey", "api_key", "api-key",
+        "private_key", "access_key", "session",
+    ]
+
+    /// Parameter names that are secrets whole (as parts of other names they are not: `keyword`).
+    private static let commonSecretNames: Set<String> = ["key", "sig", "code", "pwd", "auth"]
+
+    /// Whether `lowercased` (a parameter name, lowercase) is named as secrets commonly are.
+    static func isCommonSecretName(_ lowercased: String) -> Bool {
+        commonSecretNames.contains(lowercased) || commonSecretFragments.contains { lowercased.contains($0) }
+    }
+
+    /// Whether any parameter name can be sensitive: when none can, the scanners return at once.
+    var hidesParameters: Bool { hidesCommonSecretNames || !sensitiveQueryParameters.isEmpty }
+
     /// Creates a redaction.
     /// - Parameters:
     ///   - sensitiveHeaders: The headers to hide; the HTTP credential headers by default.
@@ -72,9 +99,10 @@ public struct Redaction: Sendable, Hashable {
 
     /// Whether values of the query parameter `name` (percent-encoded or not) are hidden.
     public func isSensitive(queryParameter name: String) -> Bool {
-        guard !sensitiveQueryParameters.isEmpty else { return false }
+        guard hidesParameters else { return false }
         let decoded = (name.removingPercentEncoding ?? name).lowercased()
-        return sensitiveQueryParameters.contains(decoded) || sensitiveQueryParameters.contains(name.lowercased())
+        if sensitiveQueryParameters.contains(decoded) || sensitiveQueryParameters.contains(name.lowercased()) { return true }
+        return hidesCommonSecretNames && Self.isCommonSecretName(decoded)
     }
 
     /// The fields with every sensitive value replaced; authorization headers keep their scheme.

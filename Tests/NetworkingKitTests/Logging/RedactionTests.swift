@@ -49,8 +49,12 @@ struct RedactionTests {
 
     @Test("URLs without declared parameters are unchanged; user info is dropped")
     func urlUnchangedOrUserInfo() throws {
-        let plain = try #require(URL(string: "https://api.example.com/films?page=2&tokens=1"))
+        let plain = try #require(URL(string: "https://api.example.com/films?page=2&topic=keys&keyword=x"))
         #expect(redaction.redact(plain) == plain)
+        var exactOnly = redaction
+        exactOnly.hidesCommonSecretNames = false
+        let tokens = try #require(URL(string: "https://api.example.com/films?page=2&tokens=1"))
+        #expect(exactOnly.redact(tokens) == tokens)
         let withUser = try #require(URL(string: "https://woody:pa55@api.example.com/films"))
         #expect(redaction.redact(withUser).absoluteString == "https://api.example.com/films")
     }
@@ -60,7 +64,8 @@ struct RedactionTests {
         let url = URL(string: "https://api.example.com/films?api_key=k3y-value&page=2")
         let error = NetworkError.notFound(
             HTTPFailure(request: RequestSummary(method: .get, url: url), response: HTTPResponse(status: .notFound)))
-        #expect(error.description.contains("k3y-value"))
+        // The description hides the parameters named as secrets commonly are on its own.
+        #expect(!error.description.contains("k3y-value"))
         let text = redaction.redact(error)
         #expect(!text.contains("k3y-value"))
         #expect(text.contains("GET https://api.example.com/films?api_key=%3Credacted%3E&page=2 -> 404"))
@@ -95,5 +100,31 @@ struct RedactionTests {
             let once = redaction.redact(input)
             #expect(redaction.redact(once) == once)
         }
+    }
+
+    @Test(
+        "by default, parameters named as secrets commonly are hidden in URLs, forms and JSON, whatever their case; others are shown",
+        arguments: [
+            "access_token", "refresh_token", "client_secret", "password", "api_key", "apikey", "X-Amz-Signature",
+            "X-Amz-Credential", "key", "sig", "code", "id_token", "sessionId", "Passwd",
+        ])
+    func commonSecretNames(name: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/cb?page=2&\(name)=s3cr3t-value&q=toy"))
+        let redacted = Redaction.default.redact(url).absoluteString
+        #expect(redacted == "https://api.example.com/cb?page=2&\(name)=%3Credacted%3E&q=toy")
+        #expect(!Redaction.default.redact(#"{"user":"woody","\#(name)":"s3cr3t-value"}"#).contains("s3cr3t-value"))
+        #expect(!Redaction.default.redact("user=woody&\(name)=s3cr3t-value").contains("s3cr3t-value"))
+        #expect(!Redaction.default.redact("\(name): s3cr3t-value").contains("s3cr3t-value"))
+        let error = NetworkError.notFound(
+            HTTPFailure(request: RequestSummary(method: .get, url: url), response: HTTPResponse(status: .notFound)))
+        #expect(!error.description.contains("s3cr3t-value"))
+    }
+
+    @Test("names that only contain a short secret name, and prose, stay readable")
+    func commonNamesNotOverreaching() throws {
+        let url = try #require(URL(string: "https://api.example.com/search?keyword=pixar&country_code=fr&author=lasseter"))
+        #expect(Redaction.default.redact(url) == url)
+        #expect(Redaction.default.redact("the token expired; ask for another") == "the token expired; ask for another")
+        #expect(Redaction.default.redact(#"{"title":"Toy Story","year":1995}"#) == #"{"title":"Toy Story","year":1995}"#)
     }
 }
