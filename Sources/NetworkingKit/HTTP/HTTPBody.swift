@@ -174,7 +174,8 @@ public struct HTTPBody: Sendable, AsyncSequence {
         return body
     }
 
-    /// A body read from the file at `url` in chunks, never whole, with the file's length.
+    /// A body read from the file at `url` in chunks, never whole, with the file's length; a
+    /// symbolic link is followed to the file it names.
     ///
     /// The file is checked now, so a missing or unreadable file fails before a byte is sent; it
     /// is opened again for each read, so the body can be replayed (by a retry or a redirect). A
@@ -183,6 +184,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// - Throws: ``NetworkError/fileFailed(_:)``.
     public static func file(at url: URL) throws -> HTTPBody {
         let length = try FileChunks.checkedLength(of: url)
+        let url = FileChunks.target(of: url)
         var body = HTTPBody(FileChunks(url: url, length: length), length: .known(length), iterationBehavior: .multiple)
         body.extras = Extras(fileURL: url, sendObserver: nil)
         return body

@@ -83,10 +83,11 @@ public struct MultipartFormData: Sendable {
     /// - Throws: ``NetworkError/fileFailed(_:)``.
     public mutating func append(fileAt url: URL, name: String, filename: String? = nil, contentType: String? = nil) throws {
         let length = try FileChunks.checkedLength(of: url)
+        // The name and type are the path's as the app wrote it; the bytes, a link's target's.
         add(
             Part(
                 name: name, filename: filename ?? url.lastPathComponent,
-                contentType: contentType ?? MediaType.forFile(url), content: .file(url, length: length)))
+                contentType: contentType ?? MediaType.forFile(url), content: .file(FileChunks.target(of: url), length: length)))
     }
 
     /// Adds a part whose bytes come from a body, streamed while the form is sent. A body of

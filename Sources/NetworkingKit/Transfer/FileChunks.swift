@@ -15,11 +15,18 @@ struct FileChunks: AsyncSequence, Sendable {
     /// The size the file had when the body was made; reading finds the same or fails.
     let length: Int64
 
-    /// The size of the regular file at `url`, or the reason it cannot be sent.
+    /// The file `url` names, a symbolic link followed (as curl follows one): the file whose
+    /// bytes are sent, and whose size every later check reads. The app chose the path, so a link
+    /// in it is the app's to follow; nothing a server sends names a file to upload.
+    static func target(of url: URL) -> URL {
+        url.resolvingSymlinksInPath()
+    }
+
+    /// The size of the regular file at `url` (a link followed), or the reason it cannot be sent.
     static func checkedLength(of url: URL) throws -> Int64 {
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            attributes = try FileManager.default.attributesOfItem(atPath: target(of: url).path)
         } catch {
             throw NetworkError.fileFailed(FileFailure(url: url, reason: .notFound, underlying: error))
         }

@@ -314,6 +314,34 @@ struct TransferIntegrationTests {
         }
     }
 
+    @Test(
+        "a file behind a symbolic link is uploaded whole, as curl sends it, alone or as a multipart part", arguments: TransportKind.allCases
+    )
+    func symbolicLink(_ kind: TransportKind) async throws {
+        try await Self.withFolder { folder in
+            try await withDemoServer { server in
+                let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                let file = folder.appendingPathComponent("poster.bin")
+                try data.write(to: file)
+                let link = folder.appendingPathComponent("link-to-poster.png")
+                try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+                let client = makeClient(server, kind, timeout: .seconds(600))
+
+                let receipt = try await client.upload(.file(link), for: Request<DigestReceipt>(path: "/upload", method: .put))
+                #expect(receipt.value.size == 300_000)
+                #expect(receipt.value.sha256 == Self.sha256(data))
+
+                var form = MultipartFormData()
+                try form.append(fileAt: link, name: "poster")
+                let parts = try await client.send(
+                    Request<MultipartAnswer>(path: "/upload/multipart", method: .post, body: .multipart(form)))
+                #expect(parts.parts.map(\.sha256) == [Self.sha256(data)])
+                #expect(parts.parts.first?.filename == "link-to-poster.png")
+                #expect(parts.parts.first?.contentType == "image/png")
+            }
+        }
+    }
+
     @Test("a missing file fails before a byte is sent", arguments: TransportKind.allCases)
     func missingFile(_ kind: TransportKind) async throws {
         try await withDemoServer { server in
