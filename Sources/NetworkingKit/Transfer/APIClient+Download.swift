@@ -24,7 +24,8 @@ extension APIClient {
     /// validator starts over. A response with no strong validator (a strong `ETag`, or a
     /// `Last-Modified` a minute before its `Date`) cannot be resumed safely and is not kept.
     /// Kept bytes are continued only from a regular file of the user's: a link planted at their
-    /// name is removed, never followed. A download asks for `Accept-Encoding: identity`, so that
+    /// name is removed, never followed. The hidden file of a download whose process was killed
+    /// (SIGTERM, SIGKILL) is removed by the next download to the same destination. A download asks for `Accept-Encoding: identity`, so that
     /// the file holds the bytes the server counts ranges in.
     /// - Parameters:
     ///   - endpoint: The endpoint; its answer's body is the file.
@@ -63,6 +64,7 @@ private struct Downloader {
     func run(_ send: ([String: String]) async throws -> StreamedResponse) async throws -> DownloadedFile {
         let start = ContinuousClock.now
         let partial = PartialDownload(destination: destination, resumable: resumable)
+        partial.removeAbandonedFiles()
         var kept = partial.existing()
         while true {
             // The file is the representation's bytes: a compressed transfer would have `Range`

@@ -94,6 +94,9 @@ struct PartialDownload {
                 descriptor = systemOpen(dataURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             }
             guard descriptor >= 0 else { throw OwnerOnlyFile.posixError() }
+            // Held while the download writes, and let go by the system however the process
+            // ends: what tells a later call's clean-up that this file is still in use.
+            _ = flock(descriptor, LOCK_EX | LOCK_NB)
             return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         } catch {
             throw NetworkError.fileFailed(FileFailure(url: destination, reason: .notWritable, underlying: error))
@@ -120,6 +123,26 @@ struct PartialDownload {
         try? handle?.close()
         if resumable, FileManager.default.fileExists(atPath: recordURL.path) { return }
         discard()
+    }
+
+    /// Removes what downloads to the same destination left behind when their process was killed
+    /// (the uniquely named files of non-resumable downloads; a resumable one's bytes are kept on
+    /// purpose). A file another download is still writing is locked, and stays.
+    func removeAbandonedFiles() {
+        let folder = destination.deletingLastPathComponent()
+        let prefix = ".\(destination.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".nkdownload") {
+            // `.<name>.<number>.nkdownload`: the unique names, not the resumable one.
+            let middle = name.dropFirst(prefix.count).dropLast(".nkdownload".count)
+            guard !middle.isEmpty, middle.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
+            let path = folder.appendingPathComponent(name).path
+            guard Self.isOwnRegularFile(path) else { continue }
+            let descriptor = systemOpen(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { _ = unlink(path) }
+            _ = close(descriptor)
+        }
     }
 
     /// Removes the bytes and the record.

@@ -4,6 +4,12 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A file served by a stub transport as a file server would: ranges, `If-Range`, and an answer
 /// cut after `cutAt` bytes for requests without `Range`.
 struct StubFileServer: Sendable {
@@ -256,6 +262,24 @@ struct DownloadTests {
         #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
         #expect(try Data(contentsOf: destination) == data)
         #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
+    @Test("the hidden file of a download whose process was killed goes with the next download there; one still being written stays")
+    func abandonedFiles() async throws {
+        defer { folder.cleanup() }
+        let abandoned = try folder.file(".film.bin.1234567.nkdownload", Data("half".utf8))
+        let live = try folder.file(".film.bin.7654321.nkdownload", Data("writing".utf8))
+        let otherDestination = try folder.file(".other.bin.42.nkdownload", Data("x".utf8))
+        // Another download still writes `live`: it holds its lock, as PartialDownload does.
+        let writer = try FileHandle(forWritingTo: live)
+        defer { try? writer.close() }
+        #expect(flock(writer.fileDescriptor, LOCK_EX | LOCK_NB) == 0)
+
+        let (client, _) = client(LockedState(StubFileServer(data: patternedData(1000))))
+        _ = try await client.download(for: Request<Data>(path: "/film"), to: destination)
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: live.path))
+        #expect(FileManager.default.fileExists(atPath: otherDestination.path))
     }
 
     @Test("a destination folder that does not exist is a fileFailed(notWritable), before anything is kept")
