@@ -10,6 +10,11 @@ public struct EventStreamOptions: Sendable {
     /// The shortest wait before a reconnection, whatever the server's `retry:` says: a server
     /// that sends `retry: 0` and closes would otherwise be called back in a tight loop.
     public var minRetry: Duration = .milliseconds(500)
+    /// The event ID the stream continues from, as the standard's last event ID buffer: sent as
+    /// `Last-Event-ID` from the first connection on, so that an app that kept the ID of the last
+    /// event it handled (across a relaunch, say) asks only for the events after it. Empty (the
+    /// default) for none; an ID with a control character is ignored, as one in the stream is.
+    public var lastEventID = ""
     /// The largest event (or line) accepted, in bytes; a larger one ends the stream with
     /// ``NetworkError/responseTooLarge(limit:request:)`` instead of growing memory.
     public var maxEventSize: Int = 1024 * 1024

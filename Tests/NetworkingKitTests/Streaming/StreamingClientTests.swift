@@ -126,6 +126,29 @@ struct StreamingClientTests {
         #expect(transport.requests.map { $0.header("Last-Event-ID") } == [nil, "1", "4"])
     }
 
+    @Test(
+        "EventStreamOptions.lastEventID is sent from the first connection on, until an event brings another; one with a control character is not sent"
+    )
+    func startingID() async throws {
+        let clock = ImmediateClock()
+        let (client, transport) = makeClient { request in
+            switch request.header("Last-Event-ID") {
+            case "41": Self.eventStream("id: 42\ndata: forty-two\n\n", cutShort: true)
+            default: .status(.noContent)
+            }
+        }
+        var options = Self.options(clock)
+        options.lastEventID = "41"
+        var received: [String] = []
+        for try await event in client.events(for: Request<Data>(path: "/feed"), options: options) { received.append(event.id) }
+        #expect(received == ["42"])
+        #expect(transport.requests.map { $0.header("Last-Event-ID") } == ["41", "42"])
+
+        options.lastEventID = "4\u{1}1"
+        for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+        #expect(transport.requests.last?.header("Last-Event-ID") == nil)
+    }
+
     @Test("a non-2xx answer or another content type ends the stream with an error, without reconnecting")
     func failures() async throws {
         let (client, transport) = makeClient { request in
