@@ -11,28 +11,20 @@ import Testing
 struct AsyncHTTPClientTransportTests {
     @Test("a client whose TLS configuration trusts a private root reaches a server with that certificate; the default refuses it")
     func privateRoot() async throws {
-        try await ByteFaultServer.withServer(tls: true) { server in
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(ByteFaultServer.certificatePEM.utf8)))
-            var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
-            configuration.tlsConfiguration = tls
-            let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            do {
-                let trusting = LiveAPIClient(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: httpClient))
-                #expect(try await trusting.send(Request<String>(path: "/anything")) == "ok")
+        try await Self.withTrustingTransport { transport in
+            try await ByteFaultServer.withServer(tls: true) { server in
+                let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/anything"))
+                #expect(answer == "ok")
                 let plain = LiveAPIClient(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
                 let error = await networkError { _ = try await plain.send(Request<String>(path: "/anything")) }
                 #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
-            } catch {
-                try await httpClient.shutdown()
-                throw error
             }
-            try await httpClient.shutdown()
         }
     }
 
     /// Runs `body` with a transport on the recommended configuration that trusts ByteFaultServer's
-    /// certificate, and shuts its client down afterwards.
+    /// certificates (a private root, as a server behind a private authority has), and shuts its
+    /// client down afterwards.
     private static func withTrustingTransport(_ body: (AsyncHTTPClientTransport) async throws -> Void) async throws {
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
         let roots = ByteFaultServer.certificatePEM + "\n" + ByteFaultServer.anotherHostCertificatePEM
