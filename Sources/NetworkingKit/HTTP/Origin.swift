@@ -46,7 +46,12 @@ struct Origin: Hashable {
 
     /// The port a scheme implies when a URL names none: 443 for `https`, 80 for `http`.
     static func defaultPort(scheme: String?) -> Int? {
-        switch scheme?.lowercased() {
+        scheme.flatMap { defaultPort(lowercasedScheme: $0.lowercased()) }
+    }
+
+    /// ``defaultPort(scheme:)`` for a scheme in lowercase already: no copy to make.
+    private static func defaultPort(lowercasedScheme scheme: String) -> Int? {
+        switch scheme {
         case "https": 443
         case "http": 80
         default: nil
@@ -62,8 +67,7 @@ struct Origin: Hashable {
         let (requestHost, portText) = URLAuthority.split(authority[...])
         guard Self.equalIgnoringASCIICase(requestHost, host) else { return false }
         if let portText, !portText.isEmpty { return URLAuthority.portNumber(portText) == port }
-        // The scheme is this origin's, lowercase already: no lowercased copy to make.
-        return port == (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        return port == Self.defaultPort(lowercasedScheme: scheme)
     }
 
     /// Whether `text` is `lowercase` (lowercase ASCII already) but for the case of its letters.

@@ -33,11 +33,21 @@ package struct ServerSentEventParser {
     /// The reconnection time the stream asked for, in milliseconds.
     private(set) var retry: Int?
 
+    /// - Parameter lastEventID: The ID the stream continues from; one that ``isUsableID(_:)``
+    ///   refuses is ignored, as it would be in the stream.
     package init(maxEventSize: Int, lastEventID: String = "") {
         self.maxEventSize = maxEventSize
         self.splitter = LineSplitter(maxLineLength: maxEventSize)
-        self.lastEventID = lastEventID
-        self.lastEventIDBuffer = lastEventID
+        let startID = Self.isUsableID(lastEventID.utf8) ? lastEventID : ""
+        self.lastEventID = startID
+        self.lastEventIDBuffer = startID
+    }
+
+    /// Whether an event ID may become the last event ID: the standard ignores one with a NUL; one
+    /// with any other control character is ignored too, since it could not go back as
+    /// `Last-Event-ID` and would end the stream at the next reconnection.
+    static func isUsableID(_ bytes: some Sequence<UInt8>) -> Bool {
+        !bytes.contains { ControlCharacters.isControl($0, allowingTab: true) }
     }
 
     /// The events `chunk` completes.
@@ -97,12 +107,7 @@ package struct ServerSentEventParser {
         } else if name.elementsEqual("event".utf8) {
             eventType = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("id".utf8) {
-            // The standard ignores an id with a NUL; one with any other control character is
-            // ignored too, since it could not go back as `Last-Event-ID` and would end the stream
-            // at the next reconnection.
-            if !value.contains(where: { ControlCharacters.isControl($0, allowingTab: true) }) {
-                lastEventIDBuffer = String(decoding: value, as: UTF8.self)
-            }
+            if Self.isUsableID(value) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy(\.isASCIIDigit),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))

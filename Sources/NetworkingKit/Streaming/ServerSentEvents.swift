@@ -38,9 +38,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         init(connect: @escaping @Sendable ([String: String]) async throws -> StreamedResponse, options: EventStreamOptions) {
             self.connect = connect
             self.options = options
-            let startID = options.lastEventID
-            let usable = !startID.utf8.contains { ControlCharacters.isControl($0, allowingTab: true) }
-            self.parser = ServerSentEventParser(maxEventSize: options.maxEventSize, lastEventID: usable ? startID : "")
+            self.parser = ServerSentEventParser(maxEventSize: options.maxEventSize, lastEventID: options.lastEventID)
         }
 
         /// The next event, or `nil` once the server has said (with a `204`) that there are no more.

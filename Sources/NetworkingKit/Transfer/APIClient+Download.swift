@@ -25,8 +25,9 @@ extension APIClient {
     /// `Last-Modified` a minute before its `Date`) cannot be resumed safely and is not kept.
     /// Kept bytes are continued only from a regular file of the user's: a link planted at their
     /// name is removed, never followed. The hidden file of a download whose process was killed
-    /// (SIGTERM, SIGKILL) is removed by the next download to the same destination. A download asks for `Accept-Encoding: identity`, so that
-    /// the file holds the bytes the server counts ranges in.
+    /// (SIGTERM, SIGKILL) is removed by the next download to the same destination. A download
+    /// asks for `Accept-Encoding: identity`, so that the file holds the bytes the server counts
+    /// ranges in.
     /// - Parameters:
     ///   - endpoint: The endpoint; its answer's body is the file.
     ///   - destination: Where the file goes. Its folder must exist.

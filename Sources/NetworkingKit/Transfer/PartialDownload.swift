@@ -53,23 +53,23 @@ struct PartialDownload {
     /// since it is known only once the request is built. Kept bytes that are not a regular file
     /// of this user's (a link planted at their name, say) are removed, never continued.
     func existing() -> Record? {
-        guard resumable, Self.isOwnRegularFile(dataURL.path) else {
+        guard resumable, let size = Self.ownRegularFileSize(dataURL.path) else {
             if resumable { discard() }
             return nil
         }
-        guard let data = try? Data(contentsOf: recordURL),
-            var record = try? JSONDecoder().decode(Record.self, from: data),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: dataURL.path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
+        guard size > 0, let data = try? Data(contentsOf: recordURL),
+            var record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
         record.size = size
         return record
     }
 
-    /// Whether `path` is a regular file (not a link to one) owned by this process's user.
-    private static func isOwnRegularFile(_ path: String) -> Bool {
+    /// The size of the file at `path` when it is a regular file (not a link to one) owned by
+    /// this process's user; `nil` otherwise.
+    private static func ownRegularFileSize(_ path: String) -> Int64? {
         var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_uid == getuid()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid() else { return nil }
+        return Int64(status.st_size)
     }
 
     /// Opens the data file for writing: appended to when continuing, made anew otherwise; never
@@ -86,7 +86,7 @@ struct PartialDownload {
                 }
             }
             var descriptor: Int32 = -1
-            if appending, Self.isOwnRegularFile(dataURL.path) {
+            if appending, Self.ownRegularFileSize(dataURL.path) != nil {
                 descriptor = systemOpen(dataURL.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
             } else {
                 // Whatever is at the name (a stale file, a planted link) goes; the link's target stays as it was.
@@ -137,7 +137,7 @@ struct PartialDownload {
             let middle = name.dropFirst(prefix.count).dropLast(".nkdownload".count)
             guard !middle.isEmpty, middle.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
             let path = folder.appendingPathComponent(name).path
-            guard Self.isOwnRegularFile(path) else { continue }
+            guard Self.ownRegularFileSize(path) != nil else { continue }
             let descriptor = systemOpen(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { _ = unlink(path) }
