@@ -61,7 +61,8 @@ struct RequestCommand: AsyncParsableCommand {
     var timeout: Double = 30
 
     @Option(
-        help: "A directory for an HTTP cache kept across runs (RFC 9111); the answer's X-Cache header says HIT, MISS, REVALIDATED or STALE."
+        help: "A directory for an HTTP cache kept across runs (RFC 9111); a line '* cache: ...' after the status"
+            + " says HIT, MISS, REVALIDATED or STALE."
     )
     var cacheDir: String?
 
@@ -145,6 +146,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let response: HTTPResponse
         let body: Data
+        var cacheStatus: CacheStatus?
         do {
             var request = prepared.request
             request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
@@ -158,13 +160,14 @@ struct RequestCommand: AsyncParsableCommand {
                 return
             }
             let answer = try await client.response(for: request)
-            (response, body) = (answer.response, answer.data)
+            (response, body, cacheStatus) = (answer.response, answer.data, answer.cacheStatus)
         } catch let error as NetworkError {
             guard let failure = error.failure else { throw CLIError(error) }
             (response, body) = (failure.response, failure.body)
         }
 
         print(ResponsePrinter.statusLine(response))
+        if let cacheStatus { print("* cache: \(cacheStatus)") }
         ResponsePrinter.headerLines(response.headerFields).forEach { print($0) }
         if let text = ResponsePrinter.bodyText(body, contentType: response.headerFields[.contentType]) {
             print("")
@@ -381,7 +384,7 @@ private struct CurlPrinter: Middleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         print(request.curlDescription(body: body?.bufferedData, redaction: redaction))
         return try await next(request, body, context)
     }

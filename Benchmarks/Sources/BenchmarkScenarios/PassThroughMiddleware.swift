@@ -7,7 +7,7 @@ public struct PassThroughMiddleware: Middleware {
 
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         try await next(request, body, context)
     }
 }

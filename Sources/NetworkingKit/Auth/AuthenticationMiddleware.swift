@@ -100,7 +100,7 @@ public struct AuthenticationMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         // A credential the endpoint set itself is the endpoint's business: it is neither replaced
         // nor refreshed. A refresh's own request goes through as it is (see RefreshScope).
         guard context.options.requiresAuthentication, !request.headerFields.contains(.authorization),
@@ -111,32 +111,31 @@ public struct AuthenticationMiddleware: Middleware {
         guard let token = try await tokenProvider.validToken() else {
             return try await next(request, body, context)
         }
-        let (response, responseBody) = try await next(authorize(request, with: token), body, context)
+        var answer = try await next(authorize(request, with: token), body, context)
+        let response = answer.response
         let refusal: HTTPBody?
         if let isAuthenticationFailure {
-            guard response.status.code >= 400 else { return (response, responseBody) }
+            guard response.status.code >= 400 else { return answer }
             // An error's body is read now (bounded, as the error would keep it) for the app's check.
-            let copy = try await Self.buffered(responseBody)
-            guard isAuthenticationFailure(response, copy?.bufferedData ?? Data()) else { return (response, copy) }
+            let copy = try await Self.buffered(answer.body)
+            answer.body = copy
+            guard isAuthenticationFailure(response, copy?.bufferedData ?? Data()) else { return answer }
             refusal = copy
         } else {
-            guard response.status == .unauthorized else { return (response, responseBody) }
+            guard response.status == .unauthorized else { return answer }
             refusal = nil
         }
         if let body, !body.isReplayable {
-            return (response, refusal ?? responseBody)
+            return answer
         }
 
         // The refusal is read now (it is small): it is the call's answer if no new token comes,
         // and its connection is free again while the refresh runs.
-        let refused: HTTPBody?
-        if let refusal {
-            refused = refusal
-        } else {
-            refused = try await Self.buffered(responseBody)
+        if refusal == nil {
+            answer.body = try await Self.buffered(answer.body)
         }
         guard let fresh = try await tokenProvider.token(replacing: token), fresh.accessToken != token.accessToken else {
-            return (response, refused)
+            return answer
         }
         var replayContext = context
         replayContext.attempt += 1

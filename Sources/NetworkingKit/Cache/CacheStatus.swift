@@ -1,12 +1,13 @@
-public import HTTPTypes
-
-/// Where an answer to a GET came from, as ``HTTPCache`` reports it in the `X-Cache` response
-/// header.
+/// Where an answer to a GET came from, as ``HTTPCache`` reports it in ``HTTPAnswer/cacheStatus``
+/// and callers read it in ``Response/cacheStatus``.
 ///
 /// ```swift
 /// let response = try await client.response(PixarAPIEndpoint.films, as: [Film].self)
 /// if response.cacheStatus == .hit { print("no request was sent") }
 /// ```
+///
+/// It is not read from the response's headers: a server's or a CDN's `X-Cache: HIT` says nothing
+/// about this client's cache, and reaches the caller as sent.
 public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     /// A stored response, fresh enough to use without asking the server.
     case hit = "HIT"
@@ -20,28 +21,6 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 extension CacheStatus: CustomStringConvertible {
-    /// The name `X-Cache` carries: `HIT`, `MISS`, `REVALIDATED` or `STALE`.
+    /// The status in capitals, as caches name it in logs: `HIT`, `MISS`, `REVALIDATED` or `STALE`.
     public var description: String { rawValue }
-}
-
-extension HTTPField.Name {
-    /// `X-Cache`, the header in which ``HTTPCache`` says where an answer came from.
-    // A literal, valid field name: the initializer cannot fail.
-    public static let xCache = HTTPField.Name("X-Cache")!
-}
-
-extension HTTPResponse {
-    /// Where this answer came from, read from its `X-Cache` header; `nil` when no ``HTTPCache``
-    /// handled it (or the header holds another value).
-    public var cacheStatus: CacheStatus? {
-        headerFields[.xCache].flatMap(CacheStatus.init(rawValue:))
-    }
-}
-
-extension Response {
-    /// Where this answer came from, read from its `X-Cache` header; `nil` when no ``HTTPCache``
-    /// handled it.
-    public var cacheStatus: CacheStatus? {
-        response.cacheStatus
-    }
 }

@@ -38,8 +38,9 @@ import Logging
 ///   a `206`; stores `206` answers, a complete one as the `200` it amounts to; completes a fresh
 ///   stored part that begins the representation with a range request for the rest (`If-Range`
 ///   with its validator), and stores the whole (§3.4).
-/// - Says where each answer to a GET came from in `X-Cache` (``CacheStatus``, replacing any
-///   `X-Cache` from upstream), and sets `Age` on stored answers.
+/// - Says where each answer to a GET came from in ``HTTPAnswer/cacheStatus`` (read by callers as
+///   ``Response/cacheStatus``), and sets `Age` on stored answers. The server's own fields (a CDN's
+///   `X-Cache`) are kept as sent.
 ///
 /// HEAD and other safe methods are passed through untouched. Each request can choose a
 /// ``CachePolicy`` with ``RequestOptions/cachePolicy``. "Now" is read from the injected clock, so
@@ -85,7 +86,7 @@ public final class HTTPCache: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         guard let url = CachePartition.url(for: request) else {
             return try await next(request, body, context)
         }
@@ -103,7 +104,7 @@ public final class HTTPCache: Middleware {
 
     private func get(
         _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let directives = CacheControl(request.headerFields, pragmaFallback: true)
         let policy = context.options.cachePolicy
         let exchange = Exchange(
@@ -174,29 +175,29 @@ public final class HTTPCache: Middleware {
         }
     }
 
-    /// Asks the server, stores the answer when allowed, and marks it `MISS`.
+    /// Asks the server, stores the answer when allowed, and says it is a ``CacheStatus/miss``.
     func load(
         _ exchange: Exchange, next: MiddlewareNext, replacing: Found?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let requestTime = now()
-        let (response, responseBody) = try await next(exchange.request, exchange.body, exchange.context)
+        var answer = try await next(exchange.request, exchange.body, exchange.context)
         // An answer from another URL (a followed redirect) is not this URL's representation:
         // storing it here would serve it for the redirecting URL long after the redirect changed.
-        guard !exchange.context.redirectTrace.wasRedirected else {
-            return (CachedAnswer.marked(response, .miss), responseBody)
+        guard !answer.wasRedirected else {
+            answer.cacheStatus = .miss
+            return answer
         }
-        return try await keep(
-            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(),
-            replacing: replacing)
+        return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: replacing)
     }
 
     /// Stores a full response when RFC 9111 allows (reading its body, up to the response size
-    /// limit) and hands it on marked `MISS`, with a fresh body when it was read.
+    /// limit) and hands it on as a ``CacheStatus/miss``, with a fresh body when it was read.
     func keep(
-        _ response: HTTPResponse, body: HTTPBody?, exchange: Exchange, requestTime: Date, responseTime: Date,
-        replacing: Found?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let marked = CachedAnswer.marked(response, .miss)
+        _ answer: HTTPAnswer, exchange: Exchange, requestTime: Date, responseTime: Date, replacing: Found?
+    ) async throws -> HTTPAnswer {
+        let (response, body) = (answer.response, answer.body)
+        var marked = answer
+        marked.cacheStatus = .miss
         // A streamed answer (a download, a live feed) is handed on as it arrives, never held.
         guard !exchange.context.options.streamsResponseBody,
             Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives)
@@ -206,11 +207,11 @@ public final class HTTPCache: Middleware {
             if let replacing, [.successful, .redirection].contains(response.status.kind) {
                 await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
             }
-            return (marked, body)
+            return marked
         }
-        let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        let limit = exchange.context.options.maxResponseBodySize ?? .max
         if let body, case .known(let length) = body.length, length > Int64(limit) {
-            return (marked, body)
+            return marked
         }
         let data: Data
         switch try await Self.buffer(body, upTo: limit) {
@@ -219,16 +220,17 @@ public final class HTTPCache: Middleware {
         case .overLimit(let whole):
             // Not stored; the caller reads it as if no cache were there, and its own limit (or
             // none) decides, so that an error answer over the limit is still reported as one.
-            return (marked, whole)
+            marked.body = whole
+            return marked
         }
+        marked.body = body == nil ? nil : HTTPBody(data)
         // A part that cannot be reused, or that would replace a whole response, is only handed on.
         guard var stored = StoredRanges.storable(response, body: data),
             stored.status != .partialContent || replacing.map({ $0.entry.response.status == .partialContent }) ?? true
         else {
-            return (marked, body == nil ? nil : HTTPBody(data))
+            return marked
         }
         stored.headerFields = StoredFields.removingHopByHop(stored.headerFields)
-        stored.headerFields[.xCache] = nil
         let varyValues = StoredFields.varyValues(of: exchange.request, names: StoredFields.varyNames(response))
         let partition = CacheControl(response.headerFields).isPublic ? "" : exchange.partition
         let entry = CachedResponse(
@@ -239,7 +241,7 @@ public final class HTTPCache: Middleware {
         if let replacing, replacing.key != key || replacing.entry.varyValues != varyValues {
             await storage.remove(replacing.key, varyValues: replacing.entry.varyValues)
         }
-        return (marked, body == nil ? nil : HTTPBody(data))
+        return marked
     }
 
     /// A body read for storing: whole, or found longer than the limit.
@@ -276,15 +278,14 @@ public final class HTTPCache: Middleware {
     /// response replaces it, a failure serves it stale only when `stale-if-error` allows.
     private func revalidate(
         _ found: Found, freshness: Freshness, exchange: Exchange, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let staleIfError = Self.staleIfErrorAllows(found.entry, freshness: freshness, request: exchange.directives)
         let conditional = Validation.hasValidator(found.entry)
         let request = conditional ? Validation.conditionalRequest(exchange.request, for: found.entry) : exchange.request
         let requestTime = now()
-        let response: HTTPResponse
-        let responseBody: HTTPBody?
+        let answer: HTTPAnswer
         do {
-            (response, responseBody) = try await next(request, exchange.body, exchange.context)
+            answer = try await next(request, exchange.body, exchange.context)
         } catch {
             if error is CancellationError || Task.isCancelled { throw error }
             if staleIfError {
@@ -303,12 +304,17 @@ public final class HTTPCache: Middleware {
             return CachedAnswer.serve(found.entry, as: .stale, now: now())
         }
         let responseTime = now()
+        let (response, responseBody) = (answer.response, answer.body)
         // An answer from another URL (a followed redirect) is not this entry's: a 304 there
         // cannot freshen it, nor another URL's body replace it. The entry goes (this URL now
         // redirects), and the caller gets what an unconditional request brings, not stored.
-        if exchange.context.redirectTrace.wasRedirected {
+        if answer.wasRedirected {
             await storage.remove(found.key, varyValues: found.entry.varyValues)
-            guard conditional, response.status == .notModified else { return (CachedAnswer.marked(response, .miss), responseBody) }
+            guard conditional, response.status == .notModified else {
+                var missed = answer
+                missed.cacheStatus = .miss
+                return missed
+            }
             await HTTPBody.discard(responseBody)
             return try await load(exchange, next: next, replacing: nil)
         }
@@ -341,9 +347,7 @@ public final class HTTPCache: Middleware {
             await HTTPBody.discard(responseBody)
             return CachedAnswer.serve(found.entry, as: .stale, now: responseTime)
         }
-        return try await keep(
-            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: responseTime,
-            replacing: found)
+        return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: responseTime, replacing: found)
     }
 
     /// Revalidates `found` after the caller has been answered (`stale-while-revalidate`, RFC 5861
@@ -365,8 +369,8 @@ public final class HTTPCache: Middleware {
         revalidations.start(id) { [self] in
             let freshness = Freshness(of: found.entry, now: now())
             do {
-                let (_, body) = try await revalidate(found, freshness: freshness, exchange: background, next: next)
-                await HTTPBody.discard(body)
+                let answer = try await revalidate(found, freshness: freshness, exchange: background, next: next)
+                await HTTPBody.discard(answer.body)
             } catch {
                 background.context.logger.debug("Background revalidation failed", metadata: ["error": "\(error)"])
             }
@@ -403,12 +407,13 @@ public final class HTTPCache: Middleware {
     /// freshness is then stored for later GETs of that URL (RFC 9110 §9.3.3, RFC 9111 §4.2.1).
     private func forwardUnsafe(
         _ request: HTTPRequest, body: HTTPBody?, url: String, context: RequestContext, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let requestTime = now()
-        let (response, responseBody) = try await next(request, body, context)
-        guard [.successful, .redirection].contains(response.status.kind) else { return (response, responseBody) }
+        let answer = try await next(request, body, context)
+        let response = answer.response
+        guard [.successful, .redirection].contains(response.status.kind) else { return answer }
         await storage.removeAll(url: url)
-        guard let base = URL(string: url) else { return (response, responseBody) }
+        guard let base = URL(string: url) else { return answer }
         var representsTarget = false
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
@@ -420,7 +425,7 @@ public final class HTTPCache: Middleware {
         let directives = CacheControl(response.headerFields)
         guard request.method == .post, representsTarget, [.ok, .nonAuthoritativeInformation].contains(response.status),
             directives.has("max-age") || response.headerFields.contains(.expires)
-        else { return (response, responseBody) }
+        else { return answer }
         // Stored as the answer a GET of the URL would have had: the GET rules decide the rest.
         var asGet = request
         asGet.method = .get
@@ -428,11 +433,10 @@ public final class HTTPCache: Middleware {
             request: asGet, body: nil, url: url,
             partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
             directives: CacheControl(request.headerFields, pragmaFallback: true), context: context)
-        let (kept, keptBody) = try await keep(
-            response, body: responseBody, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)
-        var answer = kept
-        answer.headerFields[.xCache] = nil
-        return (answer, keptBody)
+        // The answer to an unsafe method is not one of the cache's: it gets no cache status.
+        var kept = try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)
+        kept.cacheStatus = nil
+        return kept
     }
 
     // MARK: - Lookup and answers

@@ -52,16 +52,17 @@ extension HTTPCache {
     /// not there.
     func complete(
         _ part: Found, with completion: PartCompletion, exchange: Exchange, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         var asked = exchange
         for field in completion.requestFields { asked.request.headerFields[field.name] = field.value }
         let requestTime = now()
-        let (response, body) = try await next(asked.request, asked.body, asked.context)
-        let redirected = exchange.context.redirectTrace.wasRedirected
+        let answer = try await next(asked.request, asked.body, asked.context)
+        let (response, body) = (answer.response, answer.body)
+        let redirected = answer.wasRedirected
         if response.status == .ok, !redirected {
-            return try await keep(response, body: body, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
+            return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
         }
-        let limit = exchange.context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        let limit = exchange.context.options.maxResponseBodySize ?? .max
         guard !redirected, completion.completeLength <= Int64(limit),
             let got = completion.rest(in: response, after: part.entry.response)
         else {
@@ -79,7 +80,7 @@ extension HTTPCache {
         whole.headerFields[.contentRange] = nil
         whole.headerFields[.contentLength] = String(completion.completeLength)
         return try await keep(
-            whole, body: HTTPBody(part.entry.body + restData), exchange: exchange, requestTime: requestTime,
+            HTTPAnswer(whole, body: HTTPBody(part.entry.body + restData)), exchange: exchange, requestTime: requestTime,
             responseTime: now(), replacing: part)
     }
 }

@@ -59,7 +59,7 @@ enum Validation {
         var fields = entry.response.headerFields
         fields[.age] = nil
         let update = StoredFields.removingHopByHop(notModified.headerFields)
-        for name in Set(update.map(\.name)) where name != .contentLength && name != .xCache {
+        for name in Set(update.map(\.name)) where name != .contentLength {
             fields[values: name] = update[values: name]
         }
         if update[.date] == nil {

@@ -129,19 +129,22 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// Sends a prepared call down the chain; a status other than 2xx becomes its ``NetworkError``.
-    private func exchange(_ call: Prepared) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await chain.send(call.request, call.body, call.context)
-        guard response.status.kind == .successful else {
-            throw try await failure(for: response, body: responseBody, request: call.summary, limit: call.limit)
+    private func exchange(_ call: Prepared) async throws -> HTTPAnswer {
+        let answer = try await chain.send(call.request, call.body, call.context)
+        guard answer.response.status.kind == .successful else {
+            throw try await failure(for: answer.response, body: answer.body, request: call.summary, limit: call.limit)
         }
         call.uploadProgress?.finish()
-        return (response, responseBody)
+        return answer
     }
 
-    /// The exchange with the answer's body read whole, within the call's size limit.
-    private func collectedExchange(_ call: Prepared) async throws -> (HTTPResponse, Data) {
-        let (response, responseBody) = try await exchange(call)
-        return (response, try await responseBody?.collect(upTo: call.limit) ?? Data())
+    /// The exchange with the answer's body read whole, within the call's size limit (and taken
+    /// off the answer).
+    private func collectedExchange(_ call: Prepared) async throws -> (HTTPAnswer, Data) {
+        var answer = try await exchange(call)
+        let data = try await answer.body?.collect(upTo: call.limit) ?? Data()
+        answer.body = nil
+        return (answer, data)
     }
 
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
@@ -151,18 +154,19 @@ public struct LiveAPIClient: APIClient {
             summary = call.summary
             try Task.checkCancellation()
             // A closure (and its allocation) only for a call with a deadline.
-            let (response, data) =
+            let (answer, data) =
                 if let deadline = call.deadline {
                     try await Self.run({ try await self.collectedExchange(call) }, before: deadline, request: call.summary)
                 } else {
                     try await collectedExchange(call)
                 }
             let value = try ResponseDecoding.decode(
-                type, from: data, response: response, method: call.request.method,
+                type, from: data, response: answer.response, method: call.request.method,
                 decoder: call.context.options.decoder ?? configuration.decoder, request: call.summary)
             return Response(
-                value: value, request: call.summary, response: response, data: data,
-                duration: ContinuousClock.now - call.start, redirectChain: call.context.redirectTrace.redirects ?? [])
+                value: value, request: call.summary, response: answer.response, data: data,
+                duration: ContinuousClock.now - call.start, redirectChain: answer.redirects,
+                cacheStatus: answer.cacheStatus)
         } catch {
             throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
@@ -202,11 +206,11 @@ public struct LiveAPIClient: APIClient {
             let limit = target.options.maxResponseBodySize
             // Sendable for the deadline's task group: the body is a stream still to be read.
             let exchange: @Sendable () async throws -> StreamedResponse = {
-                let (response, body) = try await self.exchange(call)
+                let answer = try await self.exchange(call)
                 return StreamedResponse(
-                    request: call.summary, response: response,
-                    body: StreamedResponse.body(body, limit: limit, request: call.summary),
-                    redirectChain: call.context.redirectTrace.redirects ?? [])
+                    request: call.summary, response: answer.response,
+                    body: StreamedResponse.body(answer.body, limit: limit, request: call.summary),
+                    redirectChain: answer.redirects, cacheStatus: answer.cacheStatus)
             }
             if let deadline = call.deadline {
                 return try await Self.run(exchange, before: deadline, request: call.summary)

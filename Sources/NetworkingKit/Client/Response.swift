@@ -13,6 +13,10 @@ public struct Response<Value> {
     public let data: Data
     /// From building the request to having decoded the answer.
     public let duration: Duration
+    /// Where the answer came from when an ``HTTPCache`` handled the request (``CacheStatus/hit``:
+    /// no request was sent); `nil` otherwise. Never read from the response's headers: a CDN's
+    /// `X-Cache` stays in ``headerFields`` as sent.
+    public let cacheStatus: CacheStatus?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent (its
     /// URL is then made only when asked for: most callers never ask).
     private let redirects: [URL]?
@@ -26,10 +30,12 @@ public struct Response<Value> {
     ///   - duration: How long the call took.
     ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
     ///     only.
+    ///   - cacheStatus: Where the answer came from, when a cache handled the request.
     public init(
         value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
-        redirectChain: [URL] = []
+        redirectChain: [URL] = [], cacheStatus: CacheStatus? = nil
     ) {
+        self.cacheStatus = cacheStatus
         self.value = value
         self.request = request
         self.response = response
@@ -58,7 +64,7 @@ public struct Response<Value> {
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Response<NewValue> {
         Response<NewValue>(
             value: try transform(value), request: request, response: response, data: data, duration: duration,
-            redirectChain: redirects ?? [])
+            redirectChain: redirects ?? [], cacheStatus: cacheStatus)
     }
 }
 

@@ -20,6 +20,8 @@ public struct StreamedResponse: Sendable {
     public let response: HTTPResponse
     /// The body, a stream of chunks; empty when the response has none.
     public let body: HTTPBody
+    /// Where the answer came from when an ``HTTPCache`` handled the request; `nil` otherwise.
+    public let cacheStatus: CacheStatus?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent.
     private let redirects: [URL]?
 
@@ -30,11 +32,16 @@ public struct StreamedResponse: Sendable {
     ///   - body: The body, still to be read.
     ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
     ///     only.
-    public init(request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = []) {
+    ///   - cacheStatus: Where the answer came from, when a cache handled the request.
+    public init(
+        request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = [],
+        cacheStatus: CacheStatus? = nil
+    ) {
         self.request = request
         self.response = response
         self.body = body
         self.redirects = redirectChain.count > 1 ? redirectChain : nil
+        self.cacheStatus = cacheStatus
     }
 
     /// The URLs the request visited, in order, the first included (see ``Response/redirectChain``).

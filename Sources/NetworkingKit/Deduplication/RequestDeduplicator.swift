@@ -92,27 +92,30 @@ public final class RequestDeduplicator: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         // A streamed answer is read by one caller as it arrives: there is no copy to share.
         guard !context.options.streamsResponseBody,
             let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders)
         else {
             return try await next(request, body, context)
         }
-        let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
-        let answer = try await responses.value(for: key) {
-            let (response, responseBody) = try await next(request, nil, context)
-            return .streamed(response, responseBody)
-        } share: { answer in
-            guard case .streamed(let response, let body) = answer else { return answer }
-            return .buffered(response, try await Self.buffer(body, of: response, limit: limit))
+        let limit = context.options.maxResponseBodySize ?? .max
+        let shared = try await responses.value(for: key) {
+            .streamed(try await next(request, nil, context))
+        } share: { shared in
+            guard case .streamed(var answer) = shared else { return shared }
+            let data = try await Self.buffer(answer.body, of: answer.response, limit: limit)
+            answer.body = nil
+            return .buffered(answer, data)
         }
-        switch answer {
-        case .streamed(let response, let body):
-            return (response, body)
-        case .buffered(let response, let data):
+        switch shared {
+        case .streamed(let answer):
+            return answer
+        case .buffered(var answer, let data):
             // A body per caller: each may read it, once or more, without taking bytes from another.
-            return (response, data.map { HTTPBody($0) })
+            // The rest of the answer (its redirects, its cache status) is the shared call's.
+            answer.body = data.map { HTTPBody($0) }
+            return answer
         }
     }
 
@@ -164,8 +167,8 @@ public final class RequestDeduplicator: Middleware {
 }
 
 /// A call's answer: as the chain returned it, for a caller that shares it with nobody, or with
-/// its body read, so that every caller can be given a copy.
+/// its body read (and taken off the answer), so that every caller can be given a copy.
 private enum Answer: Sendable {
-    case streamed(HTTPResponse, HTTPBody?)
-    case buffered(HTTPResponse, Data?)
+    case streamed(HTTPAnswer)
+    case buffered(HTTPAnswer, Data?)
 }

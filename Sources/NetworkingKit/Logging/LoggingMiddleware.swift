@@ -102,7 +102,7 @@ public struct LoggingMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let logger = self.logger ?? context.logger
         // A no-op logger drops every line an inner middleware writes: nothing to redact.
         let innerLogs = !context.logger.writesNothing
@@ -128,9 +128,9 @@ public struct LoggingMiddleware: Middleware {
         }
         let start = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, inner)
+            let answer = try await next(request, body, inner)
             return await logResponse(
-                response, body: responseBody, summary: &summary, logger: logger, start: start, showsHeaders: showsHeaders,
+                answer, summary: &summary, logger: logger, start: start, showsHeaders: showsHeaders,
                 secrets: secrets)
         } catch {
             logFailure(error, summary: &summary, logger: logger, start: start, secrets: secrets)
@@ -141,23 +141,24 @@ public struct LoggingMiddleware: Middleware {
     /// Writes `Received response` when the logger takes its level, with the response's headers
     /// and the start of a text body when asked for; returns the answer with a body still whole.
     private func logResponse(
-        _ response: HTTPResponse, body: HTTPBody?, summary: inout CallSummary, logger: Logger,
+        _ answer: HTTPAnswer, summary: inout CallSummary, logger: Logger,
         start: ContinuousClock.Instant, showsHeaders: Bool, secrets: LazySecrets
-    ) async -> (HTTPResponse, HTTPBody?) {
+    ) async -> HTTPAnswer {
+        let response = answer.response
         let level = response.status.code >= 400 ? failureLevel : responseLevel
-        guard logger.logLevel <= level else { return (response, body) }
+        guard logger.logLevel <= level else { return answer }
         var metadata = summary.metadata()
         metadata["duration-ms"] = "\(Self.milliseconds(since: start))"
         metadata["http.status"] = "\(response.status.code)"
-        if let cache = response.cacheStatus { metadata["cache"] = "\(cache.rawValue)" }
+        if let cache = answer.cacheStatus { metadata["cache"] = "\(cache.rawValue)" }
         if showsHeaders {
             metadata["http.response.headers"] = self.metadata(response.headerFields, hiding: secrets.value)
         }
-        var handedOn = body
-        if let maxBytes = bodies.maxBytes, let body, BodyLogging.isText(contentType: response.headerFields.contentType) {
+        var handedOn = answer
+        if let maxBytes = bodies.maxBytes, let body = answer.body, BodyLogging.isText(contentType: response.headerFields.contentType) {
             let (logged, rest) = await Self.loggable(
                 body, bytes: BodyLogging.bytesToRead(maxBytes: maxBytes, secrets: secrets.value))
-            handedOn = rest
+            handedOn.body = rest
             if let (data, total) = logged {
                 let text = BodyLogging.text(
                     of: data, totalBytes: total, maxBytes: maxBytes, contentType: response.headerFields.contentType,
@@ -166,7 +167,7 @@ public struct LoggingMiddleware: Middleware {
             }
         }
         logger.log(level: level, "Received response", metadata: metadata)
-        return (response, handedOn)
+        return handedOn
     }
 
     /// Writes `Request cancelled` or `Request failed` (the error redacted) when the logger takes

@@ -6,7 +6,7 @@ public typealias MiddlewareNext =
         _ request: HTTPRequest,
         _ body: HTTPBody?,
         _ context: RequestContext
-    ) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> HTTPAnswer
 
 /// A step in the request pipeline that sees each request on its way down and each response (or
 /// error) on its way back up.
@@ -22,7 +22,7 @@ public typealias MiddlewareNext =
 ///     let key: String
 ///     func intercept(
 ///         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-///     ) async throws -> (HTTPResponse, HTTPBody?) {
+///     ) async throws -> HTTPAnswer {
 ///         var request = request
 ///         request.headerFields[HTTPField.Name("X-API-Key")!] = key
 ///         return try await next(request, body, context)
@@ -32,7 +32,9 @@ public typealias MiddlewareNext =
 ///
 /// Before calling `next` more than once, check ``HTTPBody/isReplayable``: a one-shot stream
 /// cannot be sent twice. The response body is a stream: a middleware that reads it must hand a
-/// new body on (for example `HTTPBody(data)`), since the original may be readable only once.
+/// new body on (for example `answer.body = HTTPBody(data)`), since the original may be readable
+/// only once. What happened below it (redirects followed, a cache's answer) comes back in the
+/// ``HTTPAnswer``; a middleware that answers by itself returns one of its own.
 ///
 /// Middlewares run in the order given to the client, the first outermost. For the simpler shapes
 /// of the seeds, see ``RequestInterceptor`` and ``ResponseInterceptor``.
@@ -45,13 +47,13 @@ public protocol Middleware: Sendable {
     ///   - next: The rest of the chain. It may outlive this call: a middleware may hand it to work
     ///     that goes on after it has returned (a call shared with other callers, a background
     ///     revalidation).
-    /// - Returns: The response and its body.
+    /// - Returns: The answer: the response, its body, and what happened on the way.
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> HTTPAnswer
 }
 
 /// Middlewares folded around the redirect step and the transport into one function, built once

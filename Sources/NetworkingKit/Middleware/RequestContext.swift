@@ -13,9 +13,6 @@ public struct RequestContext: Sendable {
     /// When the whole call must be over (all attempts, refreshes and waits), or `nil` for no limit;
     /// a middleware that would wait past it stops instead.
     public var deadline: ContinuousClock.Instant?
-    /// Where the redirect step took the last request sent with this context (and its copies);
-    /// callers read it as ``Response/redirectChain``.
-    let redirectTrace: RedirectTrace
     /// Where ``operationName`` comes from.
     var operation = OperationName.none
     /// The origin of the client's base URL, where the client's credentials go; `nil` when the
@@ -40,7 +37,6 @@ public struct RequestContext: Sendable {
         options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
         deadline: ContinuousClock.Instant? = nil
     ) {
-        self.redirectTrace = RedirectTrace()
         self.options = options
         self.attempt = attempt
         self.requestID = requestID

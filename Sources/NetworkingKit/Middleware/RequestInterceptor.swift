@@ -65,7 +65,7 @@ public struct RequestInterceptorMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         guard var urlRequest = URLRequest(httpRequest: request) else {
             throw NetworkError.invalidRequest(reason: "the request has no URL to give to an interceptor")
         }

@@ -18,8 +18,10 @@ public import FoundationNetworking
 /// }
 /// ```
 ///
-/// The body is read into memory first (within the client's size limit), so a response
-/// interceptor is for bodies that fit in memory; a streaming download wants a ``Middleware``.
+/// The body is read into memory first (within the call's size limit), so a response interceptor
+/// is for answers the client reads whole: a streamed answer (``LiveAPIClient/bytes(_:)``, a
+/// download, live events) passes it by as it arrives, never held; to see those, write a
+/// ``Middleware``.
 public protocol ResponseInterceptor: Sendable {
     /// Returns the body and response to use in place of `data` and `response`.
     func intercept(data: Data, response: URLResponse) async throws -> (Data, URLResponse)
@@ -52,9 +54,13 @@ public struct ResponseInterceptorMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await next(request, body, context)
-        let limit = context.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+    ) async throws -> HTTPAnswer {
+        var answer = try await next(request, body, context)
+        // A streamed answer is read by its caller as it arrives, of any size: never held here.
+        guard !context.options.streamsResponseBody else { return answer }
+        let response = answer.response
+        let responseBody = answer.body
+        let limit = context.options.maxResponseBodySize ?? .max
         // A failed response keeps its status: its body is read only as far as the bounded copy
         // an error would keep, so a huge error page does not turn into "response too large".
         let isSuccess = response.status.kind == .successful
@@ -64,11 +70,15 @@ public struct ResponseInterceptorMiddleware: Middleware {
         } else {
             data = try await HTTPFailure.bodyCopy(of: responseBody, limit: limit).data
         }
-        guard let url = request.url, let urlResponse = HTTPURLResponse(httpResponse: response, url: url) else {
-            return (response, HTTPBody(data))
+        guard let url = answer.redirects.last ?? request.url,
+            let urlResponse = HTTPURLResponse(httpResponse: response, url: url)
+        else {
+            answer.body = HTTPBody(data)
+            return answer
         }
         let (newData, newURLResponse) = try await intercept(data, urlResponse)
-        let newResponse = (newURLResponse as? HTTPURLResponse)?.httpResponse ?? response
-        return (newResponse, HTTPBody(newData))
+        answer.response = (newURLResponse as? HTTPURLResponse)?.httpResponse ?? response
+        answer.body = HTTPBody(newData)
+        return answer
     }
 }

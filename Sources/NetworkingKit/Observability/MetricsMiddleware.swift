@@ -27,8 +27,8 @@ public import HTTPTypes
 /// ``RequestDeduplicator``, each through the same `MetricsSystem` or a factory given to it.
 ///
 /// **Where to put it.** First in the list (outermost), it records one call per logical request,
-/// whatever retries and refreshes happen inside, and sees the `X-Cache` header an
-/// ``HTTPCache`` inside it adds. Placed after a ``RetryMiddleware``, it records each attempt.
+/// whatever retries and refreshes happen inside, and sees the cache status an
+/// ``HTTPCache`` inside it gives each answer (``HTTPAnswer/cacheStatus``). Placed after a ``RetryMiddleware``, it records each attempt.
 ///
 /// **Free without a backend.** The factory is read once, at creation. When it is swift-metrics'
 /// no-op factory (nothing bootstrapped), a call goes straight to `next`, with no clock read and
@@ -77,17 +77,17 @@ public struct MetricsMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         guard !isNoOp else { return try await next(request, body, context) }
         let start = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, context)
+            let answer = try await next(request, body, context)
             let key = OutcomeKey(
                 method: request.method.rawValue, operation: context.operationName,
-                statusClass: ObservabilityNames.statusClass(response.status.code), error: nil)
+                statusClass: ObservabilityNames.statusClass(answer.response.status.code), error: nil)
             record(key, since: start)
-            if let status = response.cacheStatus { cacheCounters[status]?.increment() }
-            return (response, responseBody)
+            if let status = answer.cacheStatus { cacheCounters[status]?.increment() }
+            return answer
         } catch {
             let statusClass = (error as? NetworkError)?.statusCode.map(ObservabilityNames.statusClass)
             let key = OutcomeKey(

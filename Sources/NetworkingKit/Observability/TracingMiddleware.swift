@@ -50,7 +50,7 @@ public struct TracingMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let tracer: any Tracer
         if let own = self.tracer {
             tracer = own
@@ -67,7 +67,7 @@ public struct TracingMiddleware: Middleware {
 
     private func trace<T: Tracer>(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext, tracer: T
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         // The operation's name when the call has one (an endpoint's case, an operationName), as
         // OpenAPI clients name spans after the operationId; the method otherwise.
         let span = tracer.startSpan(
@@ -80,14 +80,14 @@ public struct TracingMiddleware: Middleware {
         var request = request
         tracer.inject(span.context, into: &request.headerFields, using: HTTPFieldsInjector())
         do {
-            let (response, responseBody) = try await ServiceContext.withValue(span.context) {
+            let answer = try await ServiceContext.withValue(span.context) {
                 try await next(request, body, context)
             }
-            let code = response.status.code
+            let code = answer.response.status.code
             span.attributes["http.response.status_code"] = code
             if code >= 400 { span.attributes["error.type"] = "\(code)" }
             if code >= 500 { span.setStatus(SpanStatus(code: .error)) }
-            return (response, responseBody)
+            return answer
         } catch {
             if let code = (error as? NetworkError)?.statusCode {
                 span.attributes["http.response.status_code"] = code

@@ -19,14 +19,13 @@ struct RedirectFollower: Sendable {
         return (components.string ?? "(URL)") + (hadQuery ? "?…" : "")
     }
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
         let policy = context.options.redirectPolicy.resolved(against: .default)
-        context.redirectTrace.recordDirect()
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
-            return (response, responseBody)
+            return HTTPAnswer(response, body: responseBody)
         }
 
         var chain = RedirectChain(request: request, url: firstURL, body: body, policy: policy)
@@ -44,9 +43,8 @@ struct RedirectFollower: Sendable {
             let hopContext = try Self.context(context, forHopBefore: deadline, of: request)
             (response, responseBody) = try await transport.send(hop.request, body: hop.body, context: hopContext)
             chain.advance(to: hop)
-            context.redirectTrace.record(chain.urls)
         }
-        return (response, responseBody)
+        return HTTPAnswer(response, body: responseBody, redirects: chain.urls.count > 1 ? chain.urls : [])
     }
 
     /// `context` for one more hop: the timeout is what is left of the whole call's.

@@ -55,7 +55,7 @@ public struct RetryMiddleware: Middleware {
         body: HTTPBody?,
         context: RequestContext,
         next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         let policy = context.options.retryPolicy.resolved(against: self.policy)
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
         // Counted by the loop, not read from `context.attempt`, which outer middlewares (an
@@ -70,7 +70,7 @@ public struct RetryMiddleware: Middleware {
             decision: { outcome in
                 let response: HTTPResponse
                 switch outcome {
-                case .success((let answer, _)): response = answer
+                case .success(let answer): response = answer.response
                 case .failure(let error): return policy.decision(for: error)
                 }
                 let code = response.status.code
@@ -86,8 +86,8 @@ public struct RetryMiddleware: Middleware {
                 guard mayRepeat, !exceedsDeadline(delay, context: context), budget?.withdrawForRetry() ?? true else {
                     return false
                 }
-                if case .success((_, let abandoned)) = outcome {
-                    await HTTPBody.discard(abandoned)
+                if case .success(let abandoned) = outcome {
+                    await HTTPBody.discard(abandoned.body)
                 }
                 context.logger.debug(
                     "Retrying request",
@@ -106,9 +106,9 @@ public struct RetryMiddleware: Middleware {
         return ContinuousClock.now + delay >= deadline
     }
 
-    private static func reason(for outcome: Result<(HTTPResponse, HTTPBody?), any Error>) -> String {
+    private static func reason(for outcome: Result<HTTPAnswer, any Error>) -> String {
         switch outcome {
-        case .success((let response, _)): "status \(response.status.code)"
+        case .success(let answer): "status \(answer.response.status.code)"
         case .failure(let error): "\(error)"
         }
     }

@@ -296,8 +296,8 @@ struct NetkitCommandTests {
             let first = try await Self.netkit(arguments)
             let second = try await Self.netkit(arguments)
             #expect(first.status == 0 && second.status == 0, "\(first.error) \(second.error)")
-            #expect(first.output.contains("X-Cache: MISS"))
-            #expect(second.output.contains("X-Cache: HIT"))
+            #expect(first.output.contains("* cache: MISS"))
+            #expect(second.output.contains("* cache: HIT"))
             #expect(server.stats.count("GET /films/{id}") == 1)
         }
     }

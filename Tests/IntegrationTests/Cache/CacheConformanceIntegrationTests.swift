@@ -11,15 +11,15 @@ import Testing
 struct CacheConformanceIntegrationTests {
     /// Remembers the last answer that came out of the cache, also one the client reports as an error (a 304).
     final class LastAnswer: Middleware {
-        private let response = LockedState<HTTPResponse?>(nil)
-        var last: HTTPResponse? { response.withLock { $0 } }
+        private let answer = LockedState<(response: HTTPResponse, cacheStatus: CacheStatus?)?>(nil)
+        var last: (response: HTTPResponse, cacheStatus: CacheStatus?)? { answer.withLock { $0 } }
 
         func intercept(
             _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody?) {
-            let (answer, answerBody) = try await next(request, body, context)
-            response.withLock { $0 = answer }
-            return (answer, answerBody)
+        ) async throws -> HTTPAnswer {
+            let answer = try await next(request, body, context)
+            self.answer.withLock { $0 = (answer.response, answer.cacheStatus) }
+            return answer
         }
     }
 
@@ -183,8 +183,8 @@ struct CacheConformanceIntegrationTests {
             for (name, value) in [("If-None-Match", "W/\"abcdef\""), ("If-Modified-Since", lastModified)] {
                 request.headers = [name: value]
                 await #expect(throws: NetworkError.self) { try await fixture.client.send(request) }
-                #expect(fixture.last.last?.status == .notModified, "\(name)")
-                #expect(fixture.last.last?.headerFields[.eTag] == "\"abcdef\"")
+                #expect(fixture.last.last?.response.status == .notModified, "\(name)")
+                #expect(fixture.last.last?.response.headerFields[.eTag] == "\"abcdef\"")
                 #expect(fixture.last.last?.cacheStatus == .hit)
             }
             request.headers = ["If-None-Match": "\"other\""]

@@ -53,7 +53,7 @@ struct CacheHarness {
         _ method: HTTPRequest.Method = .get, _ path: String = "/films", headers: [String: String] = [:],
         policy: CachePolicy = .useProtocolCachePolicy, maxResponseBodySize: Int = 1 << 20,
         declaredCredentials: Set<HTTPField.Name> = []
-    ) async throws -> (response: HTTPResponse, body: String) {
+    ) async throws -> (response: HTTPResponse, body: String, cacheStatus: CacheStatus?) {
         var fields = HTTPFields()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             if let name = HTTPField.Name(name) { fields[name] = value }
@@ -66,11 +66,12 @@ struct CacheHarness {
         let context = RequestContext(
             options: options, requestID: "test", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let transport = self.transport
-        let (response, body) = try await cache.intercept(request, body: nil, context: context) { request, body, context in
-            try await transport.send(request, body: body, context: context)
+        let answer = try await cache.intercept(request, body: nil, context: context) { request, body, context in
+            let (response, body) = try await transport.send(request, body: body, context: context)
+            return HTTPAnswer(response, body: body)
         }
-        let data = try await body?.collect(upTo: .max) ?? Data()
-        return (response, String(decoding: data, as: UTF8.self))
+        let data = try await answer.body?.collect(upTo: .max) ?? Data()
+        return (answer.response, String(decoding: data, as: UTF8.self), answer.cacheStatus)
     }
 
     /// How many requests reached the network.

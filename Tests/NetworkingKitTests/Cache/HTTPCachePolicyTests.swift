@@ -22,8 +22,8 @@ struct HTTPCachePolicyTests {
             response: HTTPResponse(status: .ok), body: Data(), requestTime: ManualDate.defaultStart, responseTime: ManualDate.defaultStart)
         await harness.storage.store(foreign, for: CacheKey(url: "https://other.example/films/2"))
         try await harness.send(method, "/films")
-        #expect(try await harness.send(.get, "/films").response.cacheStatus == .miss)
-        #expect(try await harness.send(.get, "/films/1").response.cacheStatus == .miss)
+        #expect(try await harness.send(.get, "/films").cacheStatus == .miss)
+        #expect(try await harness.send(.get, "/films/1").cacheStatus == .miss)
         #expect((await harness.storage.all())[CacheKey(url: "https://other.example/films/2")] != nil)
     }
 
@@ -34,7 +34,7 @@ struct HTTPCachePolicyTests {
         }
         try await harness.send()
         try await harness.send(.post)
-        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(try await harness.send().cacheStatus == .hit)
     }
 
     @Test("Invalidation reaches every credential partition")
@@ -53,7 +53,7 @@ struct HTTPCachePolicyTests {
             scripted([ok("old", ["Cache-Control": "max-age=100", "ETag": "\"1\""]), ok("new", ["Cache-Control": "max-age=100"])]))
         try await harness.send()
         let reloaded = try await harness.send(policy: .reloadIgnoringCacheData)
-        #expect(reloaded.response.cacheStatus == .miss)
+        #expect(reloaded.cacheStatus == .miss)
         #expect(harness.transport.requests.last?.header("If-None-Match") == nil)
         #expect(try await harness.send().body == "new")
         #expect(harness.networkCount == 2)
@@ -62,10 +62,10 @@ struct HTTPCachePolicyTests {
     @Test("returnCacheDataElseLoad: a stale entry is used without the network; nothing stored loads")
     func returnCacheDataElseLoad() async throws {
         let harness = CacheHarness(scripted([ok("a", ["Cache-Control": "max-age=10"])]))
-        #expect(try await harness.send(policy: .returnCacheDataElseLoad).response.cacheStatus == .miss)
+        #expect(try await harness.send(policy: .returnCacheDataElseLoad).cacheStatus == .miss)
         harness.clock.advance(by: 1000)
         let stale = try await harness.send(policy: .returnCacheDataElseLoad)
-        #expect(stale.response.cacheStatus == .stale)
+        #expect(stale.cacheStatus == .stale)
         #expect(stale.body == "a")
         #expect(harness.networkCount == 1)
     }
@@ -77,7 +77,7 @@ struct HTTPCachePolicyTests {
         #expect(harness.networkCount == 0)
         try await harness.send()
         harness.clock.advance(by: 1000)
-        #expect(try await harness.send(policy: .returnCacheDataDontLoad).response.cacheStatus == .stale)
+        #expect(try await harness.send(policy: .returnCacheDataDontLoad).cacheStatus == .stale)
         #expect(harness.networkCount == 1)
     }
 
@@ -93,9 +93,9 @@ struct HTTPCachePolicyTests {
         try await harness.send(.get, "/films", headers: ["Authorization": "Bearer alice"])
         try await harness.send(.get, "/todos")
         try await harness.cache.purge(url: #require(URL(string: "https://API.example.com/films#top")))
-        #expect(try await harness.send(.get, "/films").response.cacheStatus == .miss)
-        #expect(try await harness.send(.get, "/films", headers: ["Authorization": "Bearer alice"]).response.cacheStatus == .miss)
-        #expect(try await harness.send(.get, "/todos").response.cacheStatus == .hit)
+        #expect(try await harness.send(.get, "/films").cacheStatus == .miss)
+        #expect(try await harness.send(.get, "/films", headers: ["Authorization": "Bearer alice"]).cacheStatus == .miss)
+        #expect(try await harness.send(.get, "/todos").cacheStatus == .hit)
         await harness.cache.purgeAll()
         #expect((await harness.storage.all()).isEmpty)
     }
@@ -121,7 +121,7 @@ struct HTTPCachePolicyTests {
         #expect(first.cacheStatus == .miss)
         #expect(second.cacheStatus == .hit)
         #expect(second.value.id == 1)
-        #expect(second.response.headerFields[.xCache] == "HIT")
+        #expect(second.response.headerFields[HTTPField.Name("X-Cache")!] == nil)
         #expect(transport.requests.count == 1)
     }
 }

@@ -17,12 +17,12 @@ struct HTTPCacheValidationTests {
         harness.clock.advance(by: 20)
         let revalidated = try await harness.send()
         #expect(revalidated.response.status == .ok)
-        #expect(revalidated.response.cacheStatus == .revalidated)
+        #expect(revalidated.cacheStatus == .revalidated)
         #expect(revalidated.body == "toy story")
         #expect(harness.transport.requests.map { $0.header("If-None-Match") } == [nil, "\"v1\""])
         // Freshened: fresh again for max-age from the 304's Date.
         harness.clock.advance(by: 9)
-        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(try await harness.send().cacheStatus == .hit)
         #expect(harness.networkCount == 2)
     }
 
@@ -65,7 +65,7 @@ struct HTTPCacheValidationTests {
         #expect(stored.response.headerFields[.contentLength] == "9")
         #expect(stored.response.headerFields[.cacheControl] == "max-age=100")
         harness.clock.advance(by: 99)
-        #expect(try await harness.send().response.cacheStatus == .hit)
+        #expect(try await harness.send().cacheStatus == .hit)
     }
 
     @Test("A 200 to a revalidation replaces the entry")
@@ -78,10 +78,10 @@ struct HTTPCacheValidationTests {
         try await harness.send()
         harness.clock.advance(by: 20)
         let replaced = try await harness.send()
-        #expect(replaced.response.cacheStatus == .miss)
+        #expect(replaced.cacheStatus == .miss)
         #expect(replaced.body == "new")
         let hit = try await harness.send()
-        #expect(hit.response.cacheStatus == .hit)
+        #expect(hit.cacheStatus == .hit)
         #expect(hit.body == "new")
         #expect((await harness.storage.all()).values.first?.count == 1)
         #expect((await harness.storage.all()).values.first?.first?.response.headerFields[.eTag] == "\"v2\"")
@@ -101,7 +101,7 @@ struct HTTPCacheValidationTests {
         harness.clock.advance(by: 200)
         let fromOrigin = try await harness.send(headers: ["If-None-Match": "\"v1\""])
         #expect(fromOrigin.response.status == .notModified)
-        #expect(fromOrigin.response.cacheStatus == .miss)
+        #expect(fromOrigin.cacheStatus == .miss)
         #expect(harness.networkCount == 2)
     }
 }

@@ -42,7 +42,7 @@ struct HTTPBodyTests {
         struct NaiveRetry: Middleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 _ = try await next(request, body, context)
                 return try await next(request, body, context)
             }

@@ -12,7 +12,7 @@ struct RequestIDTests {
 
         func intercept(
             _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody?) {
+        ) async throws -> HTTPAnswer {
             ids.withLock { $0.append(context.requestID) }
             return try await next(request, body, context)
         }

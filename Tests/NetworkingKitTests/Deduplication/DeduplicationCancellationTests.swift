@@ -106,7 +106,7 @@ struct DeduplicationCancellationTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
                 calls.increment()
-                return (HTTPResponse(status: .ok), nil)
+                return HTTPAnswer(HTTPResponse(status: .ok))
             }
         }
         #expect(endedCancelled(await caller.result))

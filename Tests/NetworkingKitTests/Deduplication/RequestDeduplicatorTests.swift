@@ -38,17 +38,17 @@ struct RequestDeduplicatorTests {
         let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/films")
         let context = RequestContext(
             options: .default, requestID: "test", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let (_, body) = try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
+        let body = try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
             calls.increment()
-            return (HTTPResponse(status: .ok), singleReadBody("Toy Story"))
-        }
+            return HTTPAnswer(HTTPResponse(status: .ok), body: singleReadBody("Toy Story"))
+        }.body
         // Read into memory, it would be a body that can be read again.
         #expect(body?.iterationBehavior == .single)
         #expect(deduplicator.inFlightCount == 0)
         #expect(try await body?.collect(upTo: 100) == answer)
         _ = try await deduplicator.intercept(request, body: nil, context: context) { _, _, _ in
             calls.increment()
-            return (HTTPResponse(status: .ok), nil)
+            return HTTPAnswer(HTTPResponse(status: .ok))
         }
         #expect(calls.value == 2)
     }
@@ -160,7 +160,7 @@ struct RequestDeduplicatorTests {
 
         func intercept(
             _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody?) {
+        ) async throws -> HTTPAnswer {
             let turn = turns.withLock { turn in
                 defer { turn += 1 }
                 return turn

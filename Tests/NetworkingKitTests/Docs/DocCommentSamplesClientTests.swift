@@ -120,13 +120,28 @@ private enum DocCommentClientSamples {
 
     // MARK: Middleware
 
+    static func httpAnswerSample() {
+        // <doc-sample>
+        struct TimingMiddleware: Middleware {
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+            ) async throws -> HTTPAnswer {
+                let start = ContinuousClock.now
+                var answer = try await next(request, body, context)
+                answer.response.headerFields[HTTPField.Name("X-Client-Duration")!] = "\(ContinuousClock.now - start)"
+                return answer
+            }
+        }
+        // </doc-sample>
+    }
+
     static func middlewareSample() {
         // <doc-sample>
         struct APIKeyMiddleware: Middleware {
             let key: String
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 var request = request
                 request.headerFields[HTTPField.Name("X-API-Key")!] = key
                 return try await next(request, body, context)
@@ -329,6 +344,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Logging/CURLDescription.swift",
                 "Sources/NetworkingKit/Logging/LoggingMiddleware.swift",
                 "Sources/NetworkingKit/Logging/Redaction.swift",
+                "Sources/NetworkingKit/Middleware/HTTPAnswer.swift",
                 "Sources/NetworkingKit/Middleware/Middleware.swift",
                 "Sources/NetworkingKit/Middleware/RequestInterceptor.swift",
                 "Sources/NetworkingKit/Middleware/ResponseInterceptor.swift",

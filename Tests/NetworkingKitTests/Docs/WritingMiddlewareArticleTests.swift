@@ -21,7 +21,7 @@ private enum WritingMiddlewareArticleSamples {
 
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 var request = request
                 request.headerFields[HTTPField.Name("X-API-Key")!] = key
                 return try await next(request, body, context)

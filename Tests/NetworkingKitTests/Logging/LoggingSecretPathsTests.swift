@@ -7,11 +7,11 @@ import Testing
 
 /// A middleware that runs a closure around the rest of the chain.
 struct ProbeMiddleware: Middleware {
-    let run: @Sendable (HTTPRequest, HTTPBody?, RequestContext, MiddlewareNext) async throws -> (HTTPResponse, HTTPBody?)
+    let run: @Sendable (HTTPRequest, HTTPBody?, RequestContext, MiddlewareNext) async throws -> HTTPAnswer
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         try await run(request, body, context, next)
     }
 }
@@ -80,17 +80,17 @@ struct LoggingSecretPathsTests {
         _ handler: @escaping StubTransport.Handler
     ) -> LiveAPIClient {
         let outer = ProbeMiddleware { request, body, context, next in
-            let (response, responseBody) = try await next(request, body, context)
+            var answer = try await next(request, body, context)
             beforeReading()
             do {
-                let data = try await responseBody?.collect(upTo: 1 << 20) ?? Data()
+                let data = try await answer.body?.collect(upTo: 1 << 20) ?? Data()
                 outcome.withLock { $0 = "\(data.count) bytes" }
             } catch {
                 outcome.withLock { $0 = String(describing: error) }
             }
-            var answer = response
-            answer.headerFields[.contentType] = "application/json"
-            return (answer, HTTPBody(#"{"ok":true}"#))
+            answer.response.headerFields[.contentType] = "application/json"
+            answer.body = HTTPBody(#"{"ok":true}"#)
+            return answer
         }
         let logging = LoggingMiddleware(redaction: Secrets.redaction, logsBodies: bodies)
         return LiveAPIClient(

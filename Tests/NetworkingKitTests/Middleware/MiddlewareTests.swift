@@ -10,7 +10,7 @@ struct TaggingMiddleware: Middleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> HTTPAnswer {
         var request = request
         let field = HTTPField.Name("X-Chain")!
         request.headerFields[field] = (request.headerFields[field].map { $0 + "," } ?? "") + name
@@ -46,8 +46,8 @@ struct MiddlewareTests {
         struct Cached: Middleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
-                (HTTPResponse(status: .ok), HTTPBody(#"["cached"]"#))
+            ) async throws -> HTTPAnswer {
+                HTTPAnswer(HTTPResponse(status: .ok), body: HTTPBody(#"["cached"]"#))
             }
         }
         let (client, transport) = makeClient(middlewares: [Cached()])
@@ -60,9 +60,9 @@ struct MiddlewareTests {
         struct RetryOnce: Middleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 let first = try await next(request, body, context)
-                guard first.0.status == .serviceUnavailable, body?.isReplayable ?? true else { return first }
+                guard first.response.status == .serviceUnavailable, body?.isReplayable ?? true else { return first }
                 var context = context
                 context.attempt += 1
                 return try await next(request, body, context)
@@ -82,7 +82,7 @@ struct MiddlewareTests {
             let log: Log
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 log.append(
                     "\(context.options.timeout.map { "\($0)" } ?? "nil")|\(context.options.maxResponseBodySize ?? -1)|\(context.requestID)")
                 return try await next(request, body, context)
@@ -106,7 +106,7 @@ struct MiddlewareTests {
         struct Auth: Middleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 var request = request
                 if !context.options[SkipAuth.self] { request.headerFields[.authorization] = "Bearer t" }
                 return try await next(request, body, context)
@@ -126,7 +126,7 @@ struct MiddlewareTests {
             struct Refused: Error {}
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 throw Refused()
             }
         }

@@ -35,7 +35,7 @@ struct OperationNameTests {
 
         func intercept(
             _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody?) {
+        ) async throws -> HTTPAnswer {
             names.withLock { $0.append(context.operationName) }
             return try await next(request, body, context)
         }

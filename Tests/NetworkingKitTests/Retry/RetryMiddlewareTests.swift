@@ -174,7 +174,7 @@ struct RetryMiddlewareTests {
         struct Replaying: Middleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> HTTPAnswer {
                 var context = context
                 context.attempt += 1
                 return try await next(request, body, context)

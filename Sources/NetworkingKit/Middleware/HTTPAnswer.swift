@@ -1,0 +1,52 @@
+public import Foundation
+public import HTTPTypes
+
+/// A response on its way back up the middleware chain, with what happened to its request on the
+/// way down: the redirects it followed and whether a cache answered it.
+///
+/// These facts travel with the answer, not beside it, so that an answer shared between callers
+/// (``RequestDeduplicator``) or kept for later (``HTTPCache``) carries its own, and a server's
+/// headers reach the caller as the server sent them.
+///
+/// ```swift
+/// struct TimingMiddleware: Middleware {
+///     func intercept(
+///         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
+///     ) async throws -> HTTPAnswer {
+///         let start = ContinuousClock.now
+///         var answer = try await next(request, body, context)
+///         answer.response.headerFields[HTTPField.Name("X-Client-Duration")!] = "\(ContinuousClock.now - start)"
+///         return answer
+///     }
+/// }
+/// ```
+public struct HTTPAnswer: Sendable {
+    /// The response head: status and headers, as the server sent them (a middleware may change them).
+    public var response: HTTPResponse
+    /// The response body, still to be read; `nil` when the response has none.
+    public var body: HTTPBody?
+    /// Where the answer came from when ``HTTPCache`` handled the request; `nil` otherwise.
+    public var cacheStatus: CacheStatus?
+    /// The URLs a redirected request visited, in order, the first included; empty when the
+    /// request was answered where it was sent.
+    public var redirects: [URL]
+
+    /// Creates an answer.
+    /// - Parameters:
+    ///   - response: The response head.
+    ///   - body: The response body, if any.
+    ///   - cacheStatus: Where the answer came from, when a cache handled it.
+    ///   - redirects: The URLs a redirected request visited, the first included; empty when it was
+    ///     not redirected.
+    public init(
+        _ response: HTTPResponse, body: HTTPBody? = nil, cacheStatus: CacheStatus? = nil, redirects: [URL] = []
+    ) {
+        self.response = response
+        self.body = body
+        self.cacheStatus = cacheStatus
+        self.redirects = redirects
+    }
+
+    /// Whether the answer came from another URL than the one asked for.
+    public var wasRedirected: Bool { !redirects.isEmpty }
+}
