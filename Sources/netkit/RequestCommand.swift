@@ -61,8 +61,9 @@ struct RequestCommand: AsyncParsableCommand {
     var timeout: Double = 30
 
     @Option(
-        help: "A directory for an HTTP cache kept across runs (RFC 9111); a line '* cache: ...' after the status"
-            + " says HIT, MISS, REVALIDATED or STALE."
+        help: ArgumentHelp(
+            "A directory for an HTTP cache kept across runs (RFC 9111); a line '* cache: ...' after the status"
+                + " says HIT, MISS, REVALIDATED or STALE.")
     )
     var cacheDir: String?
 

@@ -34,11 +34,14 @@ public struct LiveAPIClient: APIClient {
     /// The base URL's origin: where the default headers' credentials, and by default
     /// ``AuthenticationMiddleware``'s, are sent.
     private let baseOrigin: SharedOrigin?
+    /// Ends calls at their call timeout, on the configuration's clock.
+    private let deadlines: DeadlineWatch
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.chain = MiddlewareChain(middlewares: configuration.middlewares, transport: configuration.transport)
+        self.deadlines = configuration.clock is ContinuousClock ? .shared : DeadlineWatch(clock: configuration.clock)
         self.parsedBase = configuration.baseURL.flatMap(ParsedBaseURL.init)
         let baseOrigin = parsedBase.flatMap { base in configuration.baseURL.map { Origin($0, spelledAs: base) } }
         self.baseOrigin = baseOrigin.map(SharedOrigin.init)
@@ -82,7 +85,7 @@ public struct LiveAPIClient: APIClient {
         let context: RequestContext
         /// The limit for reading a successful body (and a bounded copy of a failed one).
         let limit: Int
-        let deadline: ContinuousClock.Instant?
+        let deadline: CallDeadline?
         /// Told about the request body's progress, when the caller asked for it.
         let uploadProgress: ProgressReporter?
     }
@@ -119,7 +122,7 @@ public struct LiveAPIClient: APIClient {
         if !logger.writesNothing {
             logger[metadataKey: "request-id"] = .string(requestID)
         }
-        let deadline = callTimeout.map { start + $0 }
+        let deadline = callTimeout.map { deadlines.deadline(after: $0) }
         var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
         context.operation = OperationName(options: options, endpoint: target.endpoint)
         context.clientOrigin = baseOrigin
@@ -156,7 +159,7 @@ public struct LiveAPIClient: APIClient {
             // A closure (and its allocation) only for a call with a deadline.
             let (answer, data) =
                 if let deadline = call.deadline {
-                    try await Self.run({ try await self.collectedExchange(call) }, before: deadline, request: call.summary)
+                    try await run({ try await self.collectedExchange(call) }, before: deadline, request: call.summary)
                 } else {
                     try await collectedExchange(call)
                 }
@@ -204,7 +207,7 @@ public struct LiveAPIClient: APIClient {
             summary = call.summary
             try Task.checkCancellation()
             let limit = target.options.maxResponseBodySize
-            // Sendable for the deadline's task group: the body is a stream still to be read.
+            // Sendable for the deadline's task: the body is a stream still to be read.
             let exchange: @Sendable () async throws -> StreamedResponse = {
                 let answer = try await self.exchange(call)
                 return StreamedResponse(
@@ -213,7 +216,7 @@ public struct LiveAPIClient: APIClient {
                     redirectChain: answer.redirects, cacheStatus: answer.cacheStatus)
             }
             if let deadline = call.deadline {
-                return try await Self.run(exchange, before: deadline, request: call.summary)
+                return try await run(exchange, before: deadline, request: call.summary)
             }
             return try await exchange()
         } catch {
@@ -221,22 +224,35 @@ public struct LiveAPIClient: APIClient {
         }
     }
 
-    /// Runs `operation`, or fails with ``NetworkError/timeout(_:)`` when `deadline` comes first;
-    /// the operation is then cancelled, which cancels whatever it was waiting for.
-    static func run<Result: Sendable>(
+    /// Runs `operation`, or fails with ``NetworkError/timeout(_:)`` when `deadline` comes first.
+    ///
+    /// The operation runs in a task of its own, which the client's ``DeadlineWatch`` cancels at the
+    /// deadline: cancellation is what interrupts whatever it waits for (a transport, a refresh, a
+    /// backoff), and it cannot be the caller's task, which would stay cancelled after the call.
+    /// No task sleeps until the deadline: one task watches every call's.
+    private func run<Result: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Result,
-        before deadline: ContinuousClock.Instant,
+        before deadline: CallDeadline,
         request: RequestSummary
     ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw NetworkError.timeout(request)
+        guard !deadline.hasPassed else { throw NetworkError.timeout(request) }
+        let task = Task { try await operation() }
+        let expired = LockedState(false)
+        let ticket = deadlines.arm(atElapsed: deadline.at) {
+            expired.withLock { $0 = true }
+            task.cancel()
+        }
+        defer { deadlines.disarm(ticket) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw NetworkError.timeout(request) }
-            return first
+        } catch {
+            // Cancelled by the watch, not by the caller: the deadline is what ended it.
+            if expired.withLock({ $0 }), !Task.isCancelled { throw NetworkError.timeout(request) }
+            throw error
         }
     }
 

@@ -21,6 +21,9 @@ extension LiveAPIClient {
         /// The longest a whole call may take (every retry, token refresh and wait included), unless an
         /// endpoint says otherwise; `nil` for no limit beyond ``timeout`` per attempt.
         public var callTimeout: Duration?
+        /// The clock ``callTimeout`` is measured on: `ContinuousClock` unless a test injects its own
+        /// (a manual clock that it moves, so that a call times out without waiting).
+        public var clock: any Clock<Duration> = ContinuousClock()
         /// The largest response body accepted, unless an endpoint says otherwise; larger bodies fail
         /// with ``NetworkError/responseTooLarge(limit:request:)`` as soon as the limit is crossed.
         public var maxResponseBodySize: Int

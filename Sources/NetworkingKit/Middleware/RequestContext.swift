@@ -12,7 +12,7 @@ public struct RequestContext: Sendable {
     public var logger: Logger
     /// When the whole call must be over (all attempts, refreshes and waits), or `nil` for no limit;
     /// a middleware that would wait past it stops instead.
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: CallDeadline?
     /// Where ``operationName`` comes from.
     var operation = OperationName.none
     /// The origin of the client's base URL, where the client's credentials go; `nil` when the
@@ -35,7 +35,7 @@ public struct RequestContext: Sendable {
     ///   - deadline: When the whole call must be over, if ever.
     public init(
         options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
-        deadline: ContinuousClock.Instant? = nil
+        deadline: CallDeadline? = nil
     ) {
         self.options = options
         self.attempt = attempt

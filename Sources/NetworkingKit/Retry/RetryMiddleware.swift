@@ -103,7 +103,7 @@ public struct RetryMiddleware: Middleware {
     /// Whether waiting `delay` would end after the call's deadline, so the retry could not finish.
     private func exceedsDeadline(_ delay: Duration, context: RequestContext) -> Bool {
         guard let deadline = context.deadline else { return false }
-        return ContinuousClock.now + delay >= deadline
+        return delay >= deadline.remaining
     }
 
     private static func reason(for outcome: Result<HTTPAnswer, any Error>) -> String {

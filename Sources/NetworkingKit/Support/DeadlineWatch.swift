@@ -6,8 +6,12 @@
 /// Here arming and disarming a deadline is a table insertion and removal under a lock; one task
 /// sleeps until the earliest deadline in the table, and only a deadline earlier than that one
 /// (a shorter timeout than the calls in flight) replaces its sleep.
+///
+/// A watch keeps time on one clock: the process's watch on `ContinuousClock`, for the transports'
+/// timeouts; a client given another clock (a test's manual clock) has a watch of its own on it
+/// for its call timeouts. Deadlines are kept as durations since the watch was made.
 package final class DeadlineWatch: Sendable {
-    /// The one watch of the process.
+    /// The one watch of the process, on `ContinuousClock`.
     package static let shared = DeadlineWatch()
 
     /// A deadline being watched; hand it back to ``disarm(_:)`` when the call ends first.
@@ -16,7 +20,7 @@ package final class DeadlineWatch: Sendable {
     }
 
     private struct Entry {
-        let deadline: ContinuousClock.Instant
+        let deadline: Duration
         let action: @Sendable () -> Void
     }
 
@@ -32,7 +36,7 @@ package final class DeadlineWatch: Sendable {
     /// looked up at run time on every arm.
     private struct Sleeper {
         let generation: UInt64
-        var wakesAt: ContinuousClock.Instant
+        var wakesAt: Duration
         let task: Task<Void, Never>
     }
 
@@ -43,11 +47,43 @@ package final class DeadlineWatch: Sendable {
     }
 
     private let state = LockedState(State())
+    /// Where the continuous clock's instants are measured from, for ``arm(at:_:)``.
+    private let continuousOrigin: ContinuousClock.Instant
+    /// The time on the watch's clock since the watch was made.
+    private let elapsed: @Sendable () -> Duration
+    /// Sleeps on the watch's clock until the given time since the watch was made.
+    private let sleepUntil: @Sendable (Duration) async throws -> Void
 
-    package init() {}
+    /// Creates a watch on the continuous clock.
+    package convenience init() {
+        self.init(clock: ContinuousClock())
+    }
 
-    /// Runs `action` at `deadline`, unless ``disarm(_:)`` comes first.
+    /// Creates a watch that keeps time on `clock`.
+    package init<C: Clock<Duration>>(clock: C) {
+        let origin = clock.now
+        self.continuousOrigin = .now
+        self.elapsed = { origin.duration(to: clock.now) }
+        self.sleepUntil = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+    }
+
+    /// The time on the watch's clock since the watch was made: what ``arm(atElapsed:_:)`` counts in.
+    package var now: Duration { elapsed() }
+
+    /// A call's deadline `duration` from now, on the watch's clock.
+    func deadline(after duration: Duration) -> CallDeadline {
+        CallDeadline(at: elapsed() + duration, elapsed: elapsed)
+    }
+
+    /// Runs `action` at `deadline`, unless ``disarm(_:)`` comes first; for a watch on the
+    /// continuous clock.
     package func arm(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Ticket {
+        arm(atElapsed: continuousOrigin.duration(to: deadline), action)
+    }
+
+    /// Runs `action` once the watch's clock has run `deadline` since the watch was made (see
+    /// ``now``), unless ``disarm(_:)`` comes first.
+    package func arm(atElapsed deadline: Duration, _ action: @escaping @Sendable () -> Void) -> Ticket {
         let armed = state.withLock { state -> Armed in
             let id = state.nextID
             state.nextID &+= 1
@@ -77,14 +113,14 @@ package final class DeadlineWatch: Sendable {
 
     /// Sleeps until `wake`, runs what is due, and goes on until nothing is armed; a sleeper
     /// replaced by an earlier one stops at its next turn.
-    private func sleep(until wake: ContinuousClock.Instant, generation: UInt64) async {
+    private func sleep(until wake: Duration, generation: UInt64) async {
         var wake = wake
         // Each turn runs the deadlines that are due and sleeps until the next one; the loop ends
         // when nothing is armed or another sleeper has taken over.
         while true {
-            try? await Task.sleep(until: wake, clock: .continuous)
-            let now = ContinuousClock.now
-            let (due, next) = state.withLock { state -> ([@Sendable () -> Void], ContinuousClock.Instant?) in
+            try? await sleepUntil(wake)
+            let now = elapsed()
+            let (due, next) = state.withLock { state -> ([@Sendable () -> Void], Duration?) in
                 guard state.sleeper?.generation == generation else { return ([], nil) }
                 let expired = state.entries.filter { $0.value.deadline <= now }
                 for id in expired.keys { state.entries.removeValue(forKey: id) }

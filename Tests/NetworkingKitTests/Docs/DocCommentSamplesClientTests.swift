@@ -120,6 +120,15 @@ private enum DocCommentClientSamples {
 
     // MARK: Middleware
 
+    static func callDeadlineSample(context: RequestContext, delay: Duration, answer: HTTPAnswer) -> HTTPAnswer? {
+        // <doc-sample>
+        if let deadline = context.deadline, delay >= deadline.remaining {
+            return answer  // no time for another attempt
+        }
+        // </doc-sample>
+        return nil
+    }
+
     static func httpAnswerSample() {
         // <doc-sample>
         struct TimingMiddleware: Middleware {
@@ -344,6 +353,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Logging/CURLDescription.swift",
                 "Sources/NetworkingKit/Logging/LoggingMiddleware.swift",
                 "Sources/NetworkingKit/Logging/Redaction.swift",
+                "Sources/NetworkingKit/Middleware/CallDeadline.swift",
                 "Sources/NetworkingKit/Middleware/HTTPAnswer.swift",
                 "Sources/NetworkingKit/Middleware/Middleware.swift",
                 "Sources/NetworkingKit/Middleware/RequestInterceptor.swift",

@@ -35,6 +35,17 @@ private enum DocCommentTestingSamples {
         _ = retry
     }
 
+    static func manualClockSample(url: URL, transport: StubTransport) {
+        // <doc-sample>
+        let clock = ManualClock()
+        var configuration = LiveAPIClient.Configuration(baseURL: url, transport: transport, callTimeout: .seconds(10))
+        configuration.clock = clock
+        // ... start a call the transport never answers, then:
+        clock.advance(by: .seconds(10))  // the call ends with NetworkError.timeout
+        // </doc-sample>
+        _ = configuration
+    }
+
     static func stubbingSample(mock: MockAPIClient, films: [PixarFilm], page2: [Todo]) {
         // <doc-sample>
         mock.stub([PixarFilm].self, with: films)
@@ -162,6 +173,7 @@ struct DocCommentSamplesTestingTests {
         try CompiledSamples.expectSameDocSamples(
             sources: [
                 "Sources/NetworkingKitTesting/ImmediateClock.swift",
+                "Sources/NetworkingKitTesting/ManualClock.swift",
                 "Sources/NetworkingKitTesting/MockAPIClient+Stubbing.swift",
                 "Sources/NetworkingKitTesting/MockAPIClient.swift",
                 "Sources/NetworkingKitTesting/MockAPIClientCall.swift",

@@ -268,23 +268,6 @@ struct RetryMiddlewareTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test("the call timeout bounds the whole call")
-    func callTimeout() async throws {
-        let transport = StubTransport { _ in
-            try await Task.sleep(for: .seconds(600))
-            return .status(.ok)
-        }
-        let client = LiveAPIClient(
-            configuration: LiveAPIClient.Configuration(
-                baseURL: testBaseURL, transport: transport, callTimeout: .milliseconds(100)))
-        let error = await networkError { try await client.send(Request<Void>(path: "/slow")) }
-        guard case .timeout(let request)? = error else {
-            Issue.record("expected timeout, got \(String(describing: error))")
-            return
-        }
-        #expect(request?.url?.path == "/v1/slow")
-    }
-
     @Test("withRetry retries what the policy retries, and nothing else")
     func freeFunction() async throws {
         let clock = ImmediateClock()

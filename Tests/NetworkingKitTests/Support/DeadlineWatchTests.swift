@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingKit
+import NetworkingKitTesting
 import Testing
 
 /// One task watches every call's deadline: arming and disarming cost a table entry, and an earlier
@@ -40,6 +41,26 @@ struct DeadlineWatchTests {
         #expect(await iterator.next() == "near")
         #expect(watch.armedCount == 1)
         watch.disarm(far)
+        #expect(watch.armedCount == 0)
+    }
+
+    @Test("a watch on an injected clock runs a deadline when that clock reaches it, not before")
+    func injectedClock() async throws {
+        let clock = ManualClock()
+        let watch = DeadlineWatch(clock: clock)
+        let (events, continuation) = AsyncStream.makeStream(of: String.self)
+        _ = watch.arm(atElapsed: .seconds(10), Self.reporter("ten", to: continuation))
+        _ = watch.arm(atElapsed: .seconds(20), Self.reporter("twenty", to: continuation))
+        await waitUntil { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(9))
+        #expect(watch.armedCount == 2)
+        clock.advance(by: .seconds(1))
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == "ten")
+        #expect(watch.armedCount == 1)
+        await waitUntil { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(10))
+        #expect(await iterator.next() == "twenty")
         #expect(watch.armedCount == 0)
     }
 }
