@@ -133,7 +133,7 @@ public final class MockAPIClient: APIClient {
     public func response<T: Decodable & Sendable>(_ endpoint: some APIEndpoint, as type: T.Type) async throws -> Response<T> {
         let captured = await capture { try await $0.response(endpoint, as: EmptyResponse.self) }
         let call = Call(
-            path: endpoint.path, method: endpoint.method, queryItems: endpoint.queryItems ?? [],
+            path: endpoint.path, method: (try? EndpointMembers.method(endpoint.method)) ?? .get, queryItems: endpoint.queryItems ?? [],
             headers: endpoint.headers, body: captured.body, responseType: String(describing: type),
             url: captured.url, responseTypeID: ObjectIdentifier(type))
         return try answer(call, as: type, encodingError: captured.error)
@@ -153,7 +153,7 @@ public final class MockAPIClient: APIClient {
     public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
         let captured = await capture { try await $0.response(endpoint, as: EmptyResponse.self) }
         let call = Call(
-            path: endpoint.path, method: endpoint.method, queryItems: endpoint.queryItems ?? [],
+            path: endpoint.path, method: (try? EndpointMembers.method(endpoint.method)) ?? .get, queryItems: endpoint.queryItems ?? [],
             headers: endpoint.headers, body: captured.body, responseType: String(describing: Data.self),
             url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
         return streamed(try answer(call, as: Data.self, encodingError: captured.error, contentType: "application/octet-stream"))

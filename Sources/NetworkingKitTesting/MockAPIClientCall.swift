@@ -91,7 +91,7 @@ extension MockAPIClient {
         /// Calls with the same path and method as `endpoint` (its query and body are not compared;
         /// use ``where(_:)`` for that).
         public static func endpoint(_ endpoint: some APIEndpoint) -> Match {
-            .path(endpoint.path, method: endpoint.method)
+            .path(endpoint.path, method: (try? EndpointMembers.method(endpoint.method)) ?? .get)
         }
 
         /// Calls with the same path and method as `request`.

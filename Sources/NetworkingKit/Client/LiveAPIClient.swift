@@ -68,7 +68,7 @@ public struct LiveAPIClient: APIClient {
         _ endpoint: some APIEndpoint,
         as type: T.Type = T.self
     ) async throws -> Response<T> {
-        try await perform(RequestTarget(endpoint), as: type)
+        try await perform(try RequestTarget(endpoint), as: type)
     }
 
     /// Sends a typed request and decodes its answer, keeping the response details.
@@ -192,7 +192,7 @@ public struct LiveAPIClient: APIClient {
     /// end with the response head: the body may take as long as it takes. Stop reading (or cancel
     /// the task) to close the connection.
     public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
-        try await stream(RequestTarget(endpoint))
+        try await stream(try RequestTarget(endpoint))
     }
 
     /// Sends a request and returns its response head with the body as a stream; see ``bytes(_:)``.

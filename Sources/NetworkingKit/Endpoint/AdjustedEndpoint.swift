@@ -11,10 +11,11 @@ struct AdjustedEndpoint<Base: APIEndpoint>: APIEndpoint {
 
     var baseURL: URL { base.baseURL }
     var path: String { base.path }
-    var method: HTTPMethod { base.method }
+    var method: Base.Method { base.method }
     var headers: [String: String] { addingHeaders(addedHeaders, to: base.headers) }
     var queryItems: [URLQueryItem]? { base.queryItems }
-    var body: (any Encodable)? { replacedBody == nil ? base.body : nil }
+    /// Left as it is: a replaced body is a ``requestBody``, which takes precedence.
+    var body: Base.Body { base.body }
     var requestBody: RequestBody? { replacedBody ?? base.requestBody }
     var options: RequestOptions {
         var options = base.options

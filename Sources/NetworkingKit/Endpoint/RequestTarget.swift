@@ -23,16 +23,16 @@ struct RequestTarget {
     /// The endpoint, kept for its operation name (made only when asked for); `nil` for a request.
     var endpoint: (any APIEndpoint)?
 
-    init(_ endpoint: some APIEndpoint) {
+    init(_ endpoint: some APIEndpoint) throws {
         self.baseURL = endpoint.baseURL
         self.path = endpoint.path
-        self.method = endpoint.method
+        self.method = try EndpointMembers.method(endpoint.method)
         self.headers = endpoint.headers
         self.queryItems = endpoint.queryItems
         if let content = endpoint.requestBody {
             self.body = .content(content)
         } else {
-            self.body = endpoint.body.map { .encodable($0) }
+            self.body = try EndpointMembers.body(endpoint.body)
         }
         self.options = endpoint.options
         self.endpoint = endpoint
