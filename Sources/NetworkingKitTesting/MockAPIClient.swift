@@ -139,32 +139,12 @@ public final class MockAPIClient: APIClient {
         return try answer(call, as: type, encodingError: captured.error)
     }
 
-    /// Records the call and answers it from the script.
-    public func response<T: Decodable & Sendable>(for request: Request<T>) async throws -> Response<T> {
-        let captured = await capture { try await $0.response(for: request.expecting(EmptyResponse.self)) }
-        let call = Call(
-            path: request.path, method: request.method, queryItems: request.query,
-            headers: request.headers, body: captured.body, responseType: String(describing: T.self),
-            url: captured.url, responseTypeID: ObjectIdentifier(T.self))
-        return try answer(call, as: T.self, encodingError: captured.error)
-    }
-
     /// Records the call and answers it from the script with `Data`, as a stream of one chunk.
     public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
         let captured = await capture { try await $0.response(endpoint, as: EmptyResponse.self) }
         let call = Call(
             path: endpoint.path, method: (try? EndpointMembers.method(endpoint.method)) ?? .get, queryItems: endpoint.queryItems ?? [],
             headers: endpoint.headers, body: captured.body, responseType: String(describing: Data.self),
-            url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
-        return streamed(try answer(call, as: Data.self, encodingError: captured.error, contentType: "application/octet-stream"))
-    }
-
-    /// Records the call and answers it from the script with `Data`, as a stream of one chunk.
-    public func bytes<Response>(for request: Request<Response>) async throws -> StreamedResponse {
-        let captured = await capture { try await $0.response(for: request.expecting(EmptyResponse.self)) }
-        let call = Call(
-            path: request.path, method: request.method, queryItems: request.query,
-            headers: request.headers, body: captured.body, responseType: String(describing: Data.self),
             url: captured.url, responseTypeID: ObjectIdentifier(Data.self))
         return streamed(try answer(call, as: Data.self, encodingError: captured.error, contentType: "application/octet-stream"))
     }

@@ -97,13 +97,13 @@ struct DemoTour {
         section("Follow a redirect", "GET /redirect/301?to=/films/coco")
         let plain = client()
         let moved = try await plain.response(
-            for: Request<PixarFilm>(path: "/redirect/301", query: [URLQueryItem(name: "to", value: "/films/coco")]))
+            Request<PixarFilm>(path: "/redirect/301", query: [URLQueryItem(name: "to", value: "/films/coco")]))
         detail("followed by the client's RedirectPolicy to \(moved.value.title) (\(moved.value.releaseYear))")
 
         section("A flaky route, recovered", "GET /faults/status/503?times=2")
         let resilient = client([RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)))])
         let recovered = try await resilient.response(
-            for: Request<Data>(
+            Request<Data>(
                 path: "/faults/status/503",
                 query: [URLQueryItem(name: "key", value: "demo"), URLQueryItem(name: "times", value: "2")]))
         let attempts = server.stats.snapshot.faultAttempts["demo"] ?? 0
@@ -146,8 +146,8 @@ struct DemoTour {
         let hit = try await cached.response(PixarAPIEndpoint.filmDetail(id: "up"), as: PixarFilm.self)
         detail("first: \(describe(network.cacheStatus)); second: \(describe(hit.cacheStatus)) (max-age=60, no request sent)")
         let stale = Request<PixarFilm>(path: "/films/coco", query: [URLQueryItem(name: "max_age", value: "0")])
-        _ = try await cached.response(for: stale)
-        let revalidated = try await cached.response(for: stale)
+        _ = try await cached.response(stale)
+        let revalidated = try await cached.response(stale)
         detail("a stale entry: \(describe(revalidated.cacheStatus)) with If-None-Match, the server answered 304")
         detail("\(server.stats.count("GET /films/{id}") - before) requests reached the server for 4 calls")
 
@@ -212,7 +212,8 @@ struct DemoTour {
         try form.append(fileAt: poster, name: "poster")
         let sent = ProgressSteps()
         let uploaded = try await plain.upload(
-            .multipart(form), for: Request<UploadedForm>(path: "/upload/multipart", method: .post), progress: sent.handler)
+            .multipart(form), to: Request<UploadedForm>(path: "/upload/multipart", method: .post),
+            progress: sent.handler)
         detail("progress: \(sent.summary)")
         detail(
             "the server read \(uploaded.value.parts.count) parts: "
@@ -223,12 +224,12 @@ struct DemoTour {
         let file = Request<Data>(
             path: "/files/8388608", query: [URLQueryItem(name: "seed", value: "1"), URLQueryItem(name: "cut_at", value: "3000000")])
         do {
-            _ = try await plain.download(for: file, to: destination, resumable: true)
+            _ = try await plain.download(file, to: destination, resumable: true)
         } catch let error as NetworkError {
             detail("first try: \(error.localizedDescription) The partial file is kept.")
         }
         let received = ProgressSteps()
-        let resumed = try await plain.download(for: file, to: destination, resumable: true, progress: received.handler)
+        let resumed = try await plain.download(file, to: destination, resumable: true, progress: received.handler)
         detail(
             "second try asked for the rest (Range + If-Range): \(resumed.response.status.code), continued from byte \(resumed.resumedFrom)")
         detail("progress: \(received.summary); \(resumed.size) bytes at \(destination.lastPathComponent)")
@@ -251,7 +252,7 @@ struct DemoTour {
         options.defaultRetry = .milliseconds(100)
         var ids: [String] = []
         let events = plain.events(
-            for: Request<Data>(
+            Request<Data>(
                 path: "/events", query: [URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "drop_after", value: "3")]),
             options: options)
         for try await event in events { ids.append(event.id) }

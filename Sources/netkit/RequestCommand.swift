@@ -153,14 +153,14 @@ struct RequestCommand: AsyncParsableCommand {
             request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
             if live {
                 // Streamed: never stored by --cache-dir, no size limit, shown as it arrives.
-                let answer = try await client.bytes(for: request)
+                let answer = try await client.bytes(request)
                 print(ResponsePrinter.statusLine(answer.response))
                 ResponsePrinter.headerLines(answer.headerFields).forEach { print($0) }
                 print("")
                 try await Self.printLive(answer)
                 return
             }
-            let answer = try await client.response(for: request)
+            let answer = try await client.response(request)
             (response, body, cacheStatus) = (answer.response, answer.data, answer.cacheStatus)
         } catch let error as NetworkError {
             guard let failure = error.failure else { throw CLIError(error) }
@@ -221,7 +221,7 @@ struct RequestCommand: AsyncParsableCommand {
         let file: DownloadedFile
         do {
             file = try await client.download(
-                for: request, to: destination, resumable: `continue`,
+                request, to: destination, resumable: `continue`,
                 progress: ProgressBar.forTerminal(label: "download")?.handler)
         } catch let error as NetworkError {
             guard let failure = error.failure else { throw CLIError(error) }

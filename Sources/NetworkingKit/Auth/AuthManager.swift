@@ -135,7 +135,7 @@ public final class AuthManager: Sendable {
         let token = try? await refresher.token()
         try await refresher.removeToken()
         guard let path = routes.logout, let refreshToken = token?.refreshToken else { return }
-        _ = try? await client.response(for: Self.postRequest(path: path, query: [], fields: ["refresh_token": refreshToken]))
+        _ = try? await client.response(Self.postRequest(path: path, query: [], fields: ["refresh_token": refreshToken]))
     }
 
     /// Whether there is a session: a token, even one that may need refreshing.
@@ -175,7 +175,7 @@ public final class AuthManager: Sendable {
         // The lifetime is counted from before the request left, so the token is taken for expired
         // a little early rather than a little late.
         let issuedAt = now()
-        let response = try await client.response(for: postRequest(path: path, query: query, fields: fields))
+        let response = try await client.response(postRequest(path: path, query: query, fields: fields))
         let answer: TokenResponse
         do {
             answer = try JSONDecoder().decode(TokenResponse.self, from: response.value)

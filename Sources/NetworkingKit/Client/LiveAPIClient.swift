@@ -71,11 +71,6 @@ public struct LiveAPIClient: APIClient {
         try await perform(try RequestTarget(endpoint), as: type)
     }
 
-    /// Sends a typed request and decodes its answer, keeping the response details.
-    public func response<T: Decodable & Sendable>(for request: Request<T>) async throws -> Response<T> {
-        try await perform(RequestTarget(request), as: T.self)
-    }
-
     /// One call, built and ready to go down the chain.
     private struct Prepared {
         let start: ContinuousClock.Instant
@@ -193,11 +188,6 @@ public struct LiveAPIClient: APIClient {
     /// the task) to close the connection.
     public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
         try await stream(try RequestTarget(endpoint))
-    }
-
-    /// Sends a request and returns its response head with the body as a stream; see ``bytes(_:)``.
-    public func bytes<Response>(for request: Request<Response>) async throws -> StreamedResponse {
-        try await stream(RequestTarget(request))
     }
 
     private func stream(_ target: RequestTarget) async throws -> StreamedResponse {

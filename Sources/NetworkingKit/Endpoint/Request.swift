@@ -15,6 +15,10 @@ public import HTTPTypes
 ///
 /// `path` is relative to the client's base URL, or an absolute `http(s)://` URL. It follows the
 /// same escaping rules as ``APIEndpoint/path``.
+///
+/// A request is an ``APIEndpoint``: every call that takes an endpoint (`bytes`, `download`,
+/// `upload`, `events`, `lines`) takes a request too, and ``APIClient/send(_:)-(Request<T>)`` and
+/// ``APIClient/response(_:)`` decode its answer into `Response` without being told the type.
 public struct Request<Response>: Sendable {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -50,4 +54,11 @@ public struct Request<Response>: Sendable {
     public func expecting<NewResponse>(_ type: NewResponse.Type = NewResponse.self) -> Request<NewResponse> {
         Request<NewResponse>(path: path, method: method, query: query, headers: headers, body: body, options: options)
     }
+}
+
+extension Request: APIEndpoint {
+    /// ``query``, as an endpoint gives it.
+    public var queryItems: [URLQueryItem]? { query }
+    /// ``body``, as an endpoint gives a body of any kind.
+    public var requestBody: RequestBody? { body }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// What the client needs to build one request, whichever shape described it (an ``APIEndpoint``
-/// or a ``Request``). Building is synchronous and happens before anything is sent, so every
+/// or a ``Request``, which is one). Building is synchronous and happens before anything is sent, so every
 /// problem with the description is a thrown error with no byte on the wire.
 struct RequestTarget {
     /// The relative URL `/`, the default ``APIEndpoint/baseURL``: "the client's base URL".
@@ -20,8 +20,8 @@ struct RequestTarget {
     var queryItems: [URLQueryItem]?
     var body: Body?
     var options: RequestOptions
-    /// The endpoint, kept for its operation name (made only when asked for); `nil` for a request.
-    var endpoint: (any APIEndpoint)?
+    /// The endpoint, kept for its operation name (made only when asked for).
+    var endpoint: any APIEndpoint
 
     init(_ endpoint: some APIEndpoint) throws {
         self.baseURL = endpoint.baseURL
@@ -36,16 +36,6 @@ struct RequestTarget {
         }
         self.options = endpoint.options
         self.endpoint = endpoint
-    }
-
-    init<Response>(_ request: Request<Response>) {
-        self.baseURL = Self.clientBaseURL
-        self.path = request.path
-        self.method = request.method
-        self.headers = request.headers
-        self.queryItems = request.query
-        self.body = request.body.map { .content($0) }
-        self.options = request.options
     }
 
     /// Builds the HTTP request and its body.

@@ -50,7 +50,7 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
             guard fetched < maxPages else {
                 throw Self.failure("more than \(maxPages) pages", request: nil)
             }
-            let page = try await client.response(for: request)
+            let page = try await client.response(request)
             fetched += 1
             // The first request is the app's: its origin is the credentials'. A page that ends
             // elsewhere (a link or a redirect to another host) leaves them there for good.

@@ -115,13 +115,6 @@ extension APIClient {
     ) -> JSONLines<Value> {
         JSONLines(connect: { try await bytes(endpoint) }, decoder: decoder, maxLineLength: maxLineLength)
     }
-
-    /// Sends a request whose answer is JSON lines; see ``lines(_:as:decoder:maxLineLength:)``.
-    public func lines<Value: Decodable & Sendable, Response>(
-        for request: Request<Response>, as type: Value.Type, decoder: JSONDecoder, maxLineLength: Int = 1024 * 1024
-    ) -> JSONLines<Value> {
-        JSONLines(connect: { try await bytes(for: request) }, decoder: decoder, maxLineLength: maxLineLength)
-    }
 }
 
 extension LiveAPIClient {
@@ -131,13 +124,5 @@ extension LiveAPIClient {
         _ endpoint: some APIEndpoint, as type: Value.Type, maxLineLength: Int = 1024 * 1024
     ) -> JSONLines<Value> {
         lines(endpoint, as: type, decoder: endpoint.options.decoder ?? configuration.decoder, maxLineLength: maxLineLength)
-    }
-
-    /// Sends a request whose answer is JSON lines, decoding each line with the request's
-    /// ``RequestOptions/decoder``, or the client's decoder.
-    public func lines<Value: Decodable & Sendable, Response>(
-        for request: Request<Response>, as type: Value.Type, maxLineLength: Int = 1024 * 1024
-    ) -> JSONLines<Value> {
-        lines(for: request, as: type, decoder: request.options.decoder ?? configuration.decoder, maxLineLength: maxLineLength)
     }
 }

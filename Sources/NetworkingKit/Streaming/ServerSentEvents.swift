@@ -158,17 +158,4 @@ extension APIClient {
             connect: { headers in try await bytes(AdjustedEndpoint(base: endpoint, addedHeaders: headers)) },
             options: options)
     }
-
-    /// Opens a Server-Sent Events stream for a request; see ``events(_:options:)``.
-    public func events<Response>(for request: Request<Response>, options: EventStreamOptions = EventStreamOptions())
-        -> ServerSentEvents
-    {
-        ServerSentEvents(
-            connect: { headers in
-                var request = request
-                request.headers = addingHeaders(headers, to: request.headers)
-                return try await bytes(for: request)
-            },
-            options: options)
-    }
 }

@@ -43,16 +43,6 @@ extension APIClient {
         }
     }
 
-    /// Downloads a request's body to a file; see ``download(_:to:resumable:progress:)``.
-    public func download<Response>(
-        for request: Request<Response>, to destination: URL, resumable: Bool = false, progress: ProgressHandler? = nil
-    ) async throws -> DownloadedFile {
-        try await Downloader(destination: destination, resumable: resumable, progress: progress).run { headers in
-            var request = request
-            request.headers = addingHeaders(headers, to: request.headers)
-            return try await bytes(for: request)
-        }
-    }
 }
 
 /// One download: the exchange or two it takes (a stale partial file means asking again in full)

@@ -31,14 +31,11 @@ extension APIClient {
         return try await response(adjusted, as: type)
     }
 
-    /// Sends `body` with a request in place of its own, and decodes the answer; see
-    /// ``upload(_:to:as:progress:)``.
+    /// Sends `body` with a typed request in place of its own, and decodes the answer into the
+    /// request's response type; see ``upload(_:to:as:progress:)``.
     public func upload<T: Decodable & Sendable>(
-        _ body: RequestBody, for request: Request<T>, progress: ProgressHandler? = nil
+        _ body: RequestBody, to request: Request<T>, progress: ProgressHandler? = nil
     ) async throws -> Response<T> {
-        var request = request
-        request.body = body
-        if let progress { request.options.uploadProgress = progress }
-        return try await response(for: request)
+        try await upload(body, to: request, as: T.self, progress: progress)
     }
 }

@@ -142,9 +142,9 @@ struct BenchCommand: AsyncParsableCommand {
         print(String(format: "  plain split into lines:     %8.1f MB/s  (%d lines)", split.megabytesPerSecond, split.records))
         print(
             String(
-                format: "  events(for:), SSE framing:  %8.1f MB/s  (%d events, %.2f of the split)", events.megabytesPerSecond,
+                format: "  events(_:), SSE framing:    %8.1f MB/s  (%d events, %.2f of the split)", events.megabytesPerSecond,
                 events.records, events.megabytesPerSecond / split.megabytesPerSecond))
-        print(String(format: "  lines(for:as:), decoded:    %8.1f MB/s  (%d values)", lines.megabytesPerSecond, lines.records))
+        print(String(format: "  lines(_:as:), decoded:      %8.1f MB/s  (%d values)", lines.megabytesPerSecond, lines.records))
         if let resident = Self.residentMegabytes() { print(String(format: "  RSS at the end: %.1f MB", resident)) }
     }
 

@@ -47,13 +47,13 @@ struct BenchDownload: Sendable {
         return (bytes, ContinuousClock.now - start)
     }
 
-    /// NetworkingKit: `download(for:to:)`, temporary file, length check and `rename` included.
+    /// NetworkingKit: `download(_:to:)`, temporary file, length check and `rename` included.
     func client() async throws -> (bytes: Int64, elapsed: Duration) {
         let start = ContinuousClock.now
         let client = LiveAPIClient(baseURL: nil, transport: AsyncHTTPClientTransport())
         let destination = folder.appendingPathComponent("client.bin")
         defer { try? FileManager.default.removeItem(at: destination) }
-        let file = try await client.download(for: Request<Data>(path: url.absoluteString), to: destination)
+        let file = try await client.download(Request<Data>(path: url.absoluteString), to: destination)
         return (file.size, ContinuousClock.now - start)
     }
 

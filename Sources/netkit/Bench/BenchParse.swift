@@ -78,25 +78,25 @@ struct BenchParse: Sendable {
             transport: GeneratedTransport(block: block, records: count, contentType: contentType))
     }
 
-    /// Server-Sent Events through `events(for:)`.
+    /// Server-Sent Events through `events(_:)`.
     func events() async throws -> Pass {
         let start = ContinuousClock.now
         var records = 0
         // The stream ends with a reconnection answered 204; it must not wait the default 3 s first.
         var options = EventStreamOptions()
         options.defaultRetry = .zero
-        for try await _ in client(Self.eventBlock, "text/event-stream").events(for: Request<Data>(path: "/events"), options: options) {
+        for try await _ in client(Self.eventBlock, "text/event-stream").events(Request<Data>(path: "/events"), options: options) {
             records += 1
         }
         let total = Int64(Self.eventBlock.count * max(1, count / Self.blockRecords))
         return Pass(bytes: total, records: records, elapsed: ContinuousClock.now - start)
     }
 
-    /// JSON lines, each decoded, through `lines(for:as:)`.
+    /// JSON lines, each decoded, through `lines(_:as:)`.
     func jsonLines() async throws -> Pass {
         let start = ContinuousClock.now
         var records = 0
-        for try await _ in client(Self.lineBlock, "application/x-ndjson").lines(for: Request<Data>(path: "/lines"), as: Item.self) {
+        for try await _ in client(Self.lineBlock, "application/x-ndjson").lines(Request<Data>(path: "/lines"), as: Item.self) {
             records += 1
         }
         let total = Int64(Self.lineBlock.count * max(1, count / Self.blockRecords))

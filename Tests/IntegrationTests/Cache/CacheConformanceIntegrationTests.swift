@@ -76,16 +76,16 @@ struct CacheConformanceIntegrationTests {
             // Ten seconds on: older than a reload's max-age=0 accepts, still fresh.
             fixture.now.advance(by: 10)
             reload.headers["Cache-Control"] = "max-age=0"
-            #expect(try await fixture.client.response(for: reload).cacheStatus == .hit)
+            #expect(try await fixture.client.response(reload).cacheStatus == .hit)
             #expect(fixture.served("immutable") == 1)
 
             var german = Self.script("lang", ["Cache-Control:max-age=5000", "Vary:Accept-Language", "Content-Language:de"])
             german.headers["Accept-Language"] = "en, de"
             _ = try await fixture.client.send(german)
             german.headers["Accept-Language"] = "fr;q=0.5, de;q=1.0"
-            #expect(try await fixture.client.response(for: german).cacheStatus == .hit)
+            #expect(try await fixture.client.response(german).cacheStatus == .hit)
             german.headers["Accept-Language"] = "fr, de;q=0.5"
-            #expect(try await fixture.client.response(for: german).cacheStatus == .miss)
+            #expect(try await fixture.client.response(german).cacheStatus == .miss)
             #expect(fixture.served("lang") == 2)
         }
     }
@@ -102,7 +102,7 @@ struct CacheConformanceIntegrationTests {
             post.method = .post
             post.body = .text("12345")
             _ = try await fixture.client.send(post)
-            let listed = try await fixture.client.response(for: get)
+            let listed = try await fixture.client.response(get)
             #expect(listed.cacheStatus == .hit)
             #expect(String(decoding: listed.value, as: UTF8.self) == "posted #1")
             #expect(fixture.served("posted") == 1)
@@ -119,10 +119,10 @@ struct CacheConformanceIntegrationTests {
             request.headers["Range"] = "bytes=0-99999"
             #expect(try await fixture.client.send(request).count == 100_000)
             request.headers["Range"] = nil
-            let whole = try await fixture.client.response(for: request)
+            let whole = try await fixture.client.response(request)
             #expect(whole.status == .ok)
             #expect(whole.value == splitMix64Bytes(seed: 21, count: 300_000))
-            #expect(try await fixture.client.response(for: request).cacheStatus == .hit)
+            #expect(try await fixture.client.response(request).cacheStatus == .hit)
             // The part, the rest, and nothing more.
             #expect(server.stats.count("GET /files/{n}") == 2)
         }
@@ -136,15 +136,15 @@ struct CacheConformanceIntegrationTests {
             let fixture = Fixture(server, kind)
             var request = Self.script("cookie", ["Cache-Control:max-age=3600", "Set-Cookie:a=c"])
             request.headers["Authorization"] = "Bearer alice"
-            _ = try await fixture.client.response(for: request)
-            let hit = try await fixture.client.response(for: request)
+            _ = try await fixture.client.response(request)
+            let hit = try await fixture.client.response(request)
             #expect(hit.cacheStatus == .hit)
             #expect(hit.headerFields[.setCookie] == "a=c")
             #expect(fixture.served("cookie") == 1)
 
             let shared = Self.script("shared-cookie", ["Cache-Control:public, max-age=3600", "Set-Cookie:session=first-user"])
-            #expect(try await fixture.client.response(for: shared).headerFields[.setCookie] == "session=first-user")
-            let other = try await fixture.client.response(for: shared)
+            #expect(try await fixture.client.response(shared).headerFields[.setCookie] == "session=first-user")
+            let other = try await fixture.client.response(shared)
             #expect(other.cacheStatus == .hit)
             #expect(other.headerFields[.setCookie] == nil)
             #expect(fixture.served("shared-cookie") == 1)
@@ -157,14 +157,14 @@ struct CacheConformanceIntegrationTests {
             let fixture = Fixture(server, kind)
             var request = Self.script("cookie304", ["Cache-Control:no-cache", "ETag:\"v1\"", "Set-Cookie:a=1"])
             request.query += ["ETag:\"v1\"", "Set-Cookie:a=2"].map { URLQueryItem(name: "h304", value: $0) }
-            let first = try await fixture.client.response(for: request)
+            let first = try await fixture.client.response(request)
             #expect(first.headerFields[.setCookie] == "a=1")
             // no-cache: each use is revalidated; the origin's 304 brings the new cookie.
-            let second = try await fixture.client.response(for: request)
+            let second = try await fixture.client.response(request)
             #expect(second.cacheStatus == .revalidated)
             #expect(second.headerFields[.setCookie] == "a=2")
             #expect(second.value == first.value)
-            let third = try await fixture.client.response(for: request)
+            let third = try await fixture.client.response(request)
             #expect(third.headerFields[.setCookie] == "a=2")
             #expect(fixture.served("cookie304") == 3)
             #expect(server.stats.snapshot.conditional["GET /cache/{key}"] == 2)
@@ -188,7 +188,7 @@ struct CacheConformanceIntegrationTests {
                 #expect(fixture.last.last?.cacheStatus == .hit)
             }
             request.headers = ["If-None-Match": "\"other\""]
-            #expect(try await fixture.client.response(for: request).value == Data("conditional #1".utf8))
+            #expect(try await fixture.client.response(request).value == Data("conditional #1".utf8))
             #expect(fixture.served("conditional") == 1)
         }
     }
@@ -203,13 +203,13 @@ struct CacheConformanceIntegrationTests {
             request.query.append(URLQueryItem(name: "body", value: "0123456789"))
             _ = try await fixture.client.send(request)
             request.headers = ["Range": "bytes=2-4"]
-            let part = try await fixture.client.response(for: request)
+            let part = try await fixture.client.response(request)
             #expect(part.status == .partialContent)
             #expect(part.value == Data("234".utf8))
             #expect(part.headerFields[.contentRange] == "bytes 2-4/10")
             #expect(part.headerFields[HTTPField.Name("A")!] == "1")
             request.headers = ["Range": "bytes=-3"]
-            #expect(try await fixture.client.response(for: request).value == Data("789".utf8))
+            #expect(try await fixture.client.response(request).value == Data("789".utf8))
             #expect(fixture.served("range") == 1)
         }
     }
@@ -223,16 +223,16 @@ struct CacheConformanceIntegrationTests {
             var request = Self.script("whole", ["Cache-Control:max-age=3600", "Content-Range:bytes 0-9/10"], status: 206)
             request.query.append(URLQueryItem(name: "body", value: "0123456789"))
             request.headers = ["Range": "bytes=0-"]
-            let first = try await fixture.client.response(for: request)
+            let first = try await fixture.client.response(request)
             #expect(first.status == .partialContent)
             // The same URL asked for whole, then in part: both from the stored answer.
             request.headers = [:]
-            let whole = try await fixture.client.response(for: request)
+            let whole = try await fixture.client.response(request)
             #expect(whole.status == .ok)
             #expect(whole.value == Data("0123456789".utf8))
             #expect(whole.cacheStatus == .hit)
             request.headers = ["Range": "bytes=5-"]
-            let part = try await fixture.client.response(for: request)
+            let part = try await fixture.client.response(request)
             #expect(part.value == Data("56789".utf8))
             #expect(part.headerFields[.contentRange] == "bytes 5-9/10")
             #expect(fixture.served("whole") == 1)
@@ -250,7 +250,7 @@ struct CacheConformanceIntegrationTests {
             _ = try await fixture.client.send(plain)
             _ = try await fixture.client.send(strict)
             fixture.now.advance(by: 10)
-            let stale = try await fixture.client.response(for: plain)
+            let stale = try await fixture.client.response(plain)
             #expect(stale.cacheStatus == .stale)
             #expect(stale.value == Data("plain #1".utf8))
             let refused = await #expect(throws: NetworkError.self) { try await fixture.client.send(strict) }
@@ -280,11 +280,11 @@ struct CacheConformanceIntegrationTests {
             var shared = Self.script("public", ["Cache-Control:max-age=3600, public"])
             _ = try await fixture.client.send(shared)
             shared.headers = ["Cookie": "session=abc"]
-            #expect(try await fixture.client.response(for: shared).cacheStatus == .hit)
+            #expect(try await fixture.client.response(shared).cacheStatus == .hit)
             var plain = Self.script("plain", ["Cache-Control:max-age=3600"])
             _ = try await fixture.client.send(plain)
             plain.headers = ["Cookie": "session=abc"]
-            #expect(try await fixture.client.response(for: plain).cacheStatus == .miss)
+            #expect(try await fixture.client.response(plain).cacheStatus == .miss)
             #expect(fixture.served("public") == 1)
             #expect(fixture.served("plain") == 2)
         }

@@ -32,8 +32,8 @@ struct CacheIntegrationTests {
             let client = Self.client(server, kind, cache: HTTPCache(storage: MemoryCacheStorage()))
             // max_age=0: stored, but stale at once.
             let request = Request<PixarFilm>(path: "/films/coco", query: [URLQueryItem(name: "max_age", value: "0")])
-            let first = try await client.response(for: request)
-            let second = try await client.response(for: request)
+            let first = try await client.response(request)
+            let second = try await client.response(request)
             #expect(first.cacheStatus == .miss)
             #expect(second.cacheStatus == .revalidated)
             #expect(second.value == first.value)
@@ -77,8 +77,8 @@ struct CacheIntegrationTests {
         try await withDemoServer { server in
             let client = Self.client(server, kind, cache: HTTPCache(storage: MemoryCacheStorage()))
             let request = Request<PixarFilm>(path: "/redirect/302", query: [URLQueryItem(name: "to", value: "/films/up")])
-            let first = try await client.response(for: request)
-            let second = try await client.response(for: request)
+            let first = try await client.response(request)
+            let second = try await client.response(request)
             #expect(first.value.id == "up")
             #expect(second.cacheStatus == .miss)
             #expect(server.stats.count("GET /redirect/{code}") == 2)

@@ -28,7 +28,7 @@ struct HostileServerConformanceTests {
         arguments: TransportKind.allCases)
     func fieldNameSpellings(kind: TransportKind) async throws {
         try await ByteFaultServer.withServer { server in
-            let response = try await client(server, kind).response(for: Request<String>(path: "/field-name-spellings"))
+            let response = try await client(server, kind).response(Request<String>(path: "/field-name-spellings"))
             #expect(response.value == "ok")
             let fields = response.response.headerFields
             #expect(fields[.contentType] == "text/plain")
@@ -85,7 +85,7 @@ struct HostileServerConformanceTests {
         try await withDemoServer { server in
             let client = makeClient(server, kind)
             let answer = try await client.response(
-                for: Request<[Film]>(
+                Request<[Film]>(
                     path: "/encoding/films",
                     query: [URLQueryItem(name: "count", value: "2000"), URLQueryItem(name: "encoding", value: encoding)]))
             #expect(answer.value.count == 2000)
@@ -128,7 +128,7 @@ extension HostileServerConformanceTests {
             if kind == .urlSession {
                 // FoundationNetworking always has libcurl decode bodies (automaticBodyDecompression
                 // is set on every task), and libcurl refuses a coding it does not know.
-                let error = await networkError { _ = try await makeClient(server, kind).response(for: request) }
+                let error = await networkError { _ = try await makeClient(server, kind).response(request) }
                 guard case .transport(let failure)? = error else {
                     Issue.record("expected a transport failure, got \(String(describing: error))")
                     return
@@ -137,7 +137,7 @@ extension HostileServerConformanceTests {
                 return
             }
             #endif
-            let response = try await makeClient(server, kind).response(for: request)
+            let response = try await makeClient(server, kind).response(request)
             #expect(response.headerFields[.contentEncoding] == "x-custom")
             #expect(response.value == Data("raw".utf8))
         }

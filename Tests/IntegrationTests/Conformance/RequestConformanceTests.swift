@@ -20,7 +20,7 @@ struct RequestConformanceTests {
     @Test("HEAD answers with headers and no body", arguments: TransportKind.allCases)
     func head(kind: TransportKind) async throws {
         try await withDemoServer { server in
-            let response = try await makeClient(server, kind).response(for: Request<Data>(path: "/films", method: .head))
+            let response = try await makeClient(server, kind).response(Request<Data>(path: "/films", method: .head))
             #expect(response.response.status == .ok)
             #expect(response.data.isEmpty)
         }

@@ -70,7 +70,7 @@ struct ExampleServicesIntegrationTests {
         try await withDemoServer { server in
             let client = TodosService.makeClient(baseURL: server.baseURL, transport: kind.transport)
             let page = try await client.response(
-                for: Request<[TodoDTO]>(
+                Request<[TodoDTO]>(
                     path: "/todos", query: [URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "limit", value: "10")]))
             #expect(page.value.count == 10)
             #expect(page.value.first?.id == 11)

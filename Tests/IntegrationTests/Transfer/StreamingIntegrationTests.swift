@@ -20,7 +20,7 @@ struct StreamingIntegrationTests {
             var options = EventStreamOptions()
             options.clock = ImmediateClock()
             let stream = makeClient(server, kind, timeout: .seconds(600)).events(
-                for: Request<Data>(
+                Request<Data>(
                     path: "/events",
                     query: [
                         URLQueryItem(name: "count", value: "10"), URLQueryItem(name: "drop_after", value: "4"),
@@ -51,7 +51,7 @@ struct StreamingIntegrationTests {
             var options = EventStreamOptions()
             options.clock = ImmediateClock()
             let stream = api.events(
-                for: Request<Data>(
+                Request<Data>(
                     path: "/events",
                     query: [
                         URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "drop_after", value: "2"),
@@ -77,7 +77,7 @@ struct StreamingIntegrationTests {
             // Two events, then the connection is held open with a comment every 50 ms: only the
             // client can end it, and the server records when a write finds it closed.
             let stream = makeClient(server, kind, timeout: .seconds(600)).events(
-                for: Request<Data>(
+                Request<Data>(
                     path: "/events", query: [URLQueryItem(name: "count", value: "2"), URLQueryItem(name: "heartbeat", value: "50")]))
             let (ids, idSink) = AsyncStream.makeStream(of: String.self)
             let reader = Task {
@@ -99,7 +99,7 @@ struct StreamingIntegrationTests {
         try await withDemoServer { server in
             var count = 0
             for try await item in makeClient(server, kind, timeout: .seconds(600)).lines(
-                for: Request<Data>(path: "/ndjson", query: [URLQueryItem(name: "count", value: "10000")]), as: Item.self)
+                Request<Data>(path: "/ndjson", query: [URLQueryItem(name: "count", value: "10000")]), as: Item.self)
             {
                 count += 1
                 #expect(item == Item(id: count, title: "Item \(count)"))

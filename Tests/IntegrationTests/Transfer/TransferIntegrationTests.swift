@@ -89,7 +89,7 @@ struct TransferIntegrationTests {
                 let (form, expected) = try Self.form(in: folder)
                 let progress = ProgressRecorder()
                 let answer = try await makeClient(server, kind, timeout: .seconds(600)).upload(
-                    .multipart(form), for: Request<MultipartAnswer>(path: "/upload/multipart", method: .post),
+                    .multipart(form), to: Request<MultipartAnswer>(path: "/upload/multipart", method: .post),
                     progress: progress.handler)
                 #expect(answer.value.parts == expected)
                 // The exact Content-Length the form declared is what the server read.
@@ -107,7 +107,7 @@ struct TransferIntegrationTests {
                 let client = makeClient(server, kind, timeout: .seconds(600))
                 let redirected = try await client.upload(
                     .multipart(form),
-                    for: Request<MultipartAnswer>(
+                    to: Request<MultipartAnswer>(
                         path: "/redirect/307", method: .post, query: [URLQueryItem(name: "to", value: "/upload/multipart")]))
                 #expect(redirected.value.parts == expected)
                 #expect(server.stats.count("POST /redirect/{code}") == 1)
@@ -120,7 +120,7 @@ struct TransferIntegrationTests {
                         timeout: .seconds(600)))
                 let retried = try await retrying.upload(
                     .multipart(form),
-                    for: Request<MultipartAnswer>(
+                    to: Request<MultipartAnswer>(
                         path: "/upload/multipart", method: .post,
                         query: [URLQueryItem(name: "fail_times", value: "1"), URLQueryItem(name: "key", value: "retry")],
                         headers: ["Idempotency-Key": "form-1"]))
@@ -139,7 +139,7 @@ struct TransferIntegrationTests {
                 let destination = folder.appendingPathComponent("big.bin")
                 let downloadProgress = ProgressRecorder()
                 let file = try await client.download(
-                    for: Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "7")]),
+                    Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "7")]),
                     to: destination, progress: downloadProgress.handler)
                 #expect(file.size == Int64(count))
                 let expected = Self.sha256(Self.fileBytes(seed: 7, count: count))
@@ -149,7 +149,7 @@ struct TransferIntegrationTests {
 
                 let uploadProgress = ProgressRecorder()
                 let receipt = try await client.upload(
-                    .file(destination), for: Request<DigestReceipt>(path: "/upload", method: .put),
+                    .file(destination), to: Request<DigestReceipt>(path: "/upload", method: .put),
                     progress: uploadProgress.handler)
                 #expect(receipt.value.size == Int64(count))
                 #expect(receipt.value.sha256 == expected)
@@ -168,10 +168,10 @@ struct TransferIntegrationTests {
                 let request = Request<Data>(
                     path: "/files/\(count)",
                     query: [URLQueryItem(name: "seed", value: "3"), URLQueryItem(name: "cut_at", value: "1000000")])
-                let error = await networkError { _ = try await client.download(for: request, to: destination, resumable: true) }
+                let error = await networkError { _ = try await client.download(request, to: destination, resumable: true) }
                 #expect(error?.transportKind == .truncatedBody, "\(String(describing: error))")
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
-                let file = try await client.download(for: request, to: destination, resumable: true)
+                let file = try await client.download(request, to: destination, resumable: true)
                 #expect(file.resumedFrom > 0 && file.resumedFrom <= 1_000_000)
                 #expect(file.response.status == .partialContent)
                 #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 3, count: count))
@@ -194,8 +194,8 @@ struct TransferIntegrationTests {
                         URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"),
                         URLQueryItem(name: "ranges", value: "ignore"),
                     ])
-                _ = await networkError { _ = try await client.download(for: ignoring, to: destination, resumable: true) }
-                var file = try await client.download(for: ignoring, to: destination, resumable: true)
+                _ = await networkError { _ = try await client.download(ignoring, to: destination, resumable: true) }
+                var file = try await client.download(ignoring, to: destination, resumable: true)
                 #expect(file.resumedFrom == 0 && file.response.status == .ok)
                 #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 4, count: count))
 
@@ -205,9 +205,9 @@ struct TransferIntegrationTests {
                         URLQueryItem(name: "seed", value: "4"), URLQueryItem(name: "cut_at", value: "500000"),
                         URLQueryItem(name: "key", value: "k"),
                     ])
-                _ = await networkError { _ = try await client.download(for: versioned, to: destination, resumable: true) }
+                _ = await networkError { _ = try await client.download(versioned, to: destination, resumable: true) }
                 _ = try await client.send(Request<EmptyResponse>(path: "/files/versions/k", method: .post))
-                file = try await client.download(for: versioned, to: destination, resumable: true)
+                file = try await client.download(versioned, to: destination, resumable: true)
                 #expect(file.resumedFrom == 0 && file.response.status == .ok)
                 #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 4, count: count, version: 1))
             }
@@ -224,7 +224,7 @@ struct TransferIntegrationTests {
                 let request = Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "5")])
                 // Interrupted once bytes have landed (in the downloading task), keeping them.
                 let interrupted = Task {
-                    try await client.download(for: request, to: destination, resumable: true) { progress in
+                    try await client.download(request, to: destination, resumable: true) { progress in
                         if progress.completed > 0 { withUnsafeCurrentTask { $0?.cancel() } }
                     }
                 }
@@ -234,7 +234,7 @@ struct TransferIntegrationTests {
                 try partial.seekToEnd()
                 try partial.write(contentsOf: Data(repeating: 0, count: count))
                 try partial.close()
-                let file = try await client.download(for: request, to: destination, resumable: true)
+                let file = try await client.download(request, to: destination, resumable: true)
                 #expect(file.resumedFrom == 0 && file.response.status == .ok)
                 #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 5, count: count))
                 #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["r.bin"])
@@ -258,7 +258,7 @@ struct TransferIntegrationTests {
                 // the first progress value and the task's handle.
                 let trigger = LockedState<(cancel: (@Sendable () -> Void)?, fired: Bool)>((nil, false))
                 let upload = Task {
-                    try await client.upload(.file(source), for: request) { progress in
+                    try await client.upload(.file(source), to: request) { progress in
                         guard progress.completed > 0 else { return }
                         trigger.withLock { state -> (@Sendable () -> Void)? in
                             state.fired = true
@@ -277,7 +277,7 @@ struct TransferIntegrationTests {
                     Issue.record("expected cancelled, got \(String(describing: error))")
                     return
                 }
-                let receipt = try await client.upload(.file(source), for: request).value
+                let receipt = try await client.upload(.file(source), to: request).value
                 #expect(receipt.size == Int64(data.count))
                 #expect(receipt.sha256 == Self.sha256(data))
             }
@@ -294,7 +294,7 @@ struct TransferIntegrationTests {
                 let destination = folder.appendingPathComponent("c.bin")
                 let request = Request<Data>(path: "/files/\(count)", query: [URLQueryItem(name: "seed", value: "9")])
                 let download = Task {
-                    try await client.download(for: request, to: destination, resumable: true) { progress in
+                    try await client.download(request, to: destination, resumable: true) { progress in
                         // Called in the downloading task: once bytes have landed, that task is cancelled.
                         if progress.completed > 0 { withUnsafeCurrentTask { $0?.cancel() } }
                     }
@@ -307,7 +307,7 @@ struct TransferIntegrationTests {
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
                 let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
                 #expect(kept == [".c.bin.nkdownload", ".c.bin.nkdownload.json"])
-                let file = try await client.download(for: request, to: destination, resumable: true)
+                let file = try await client.download(request, to: destination, resumable: true)
                 #expect(file.resumedFrom > 0)
                 #expect(try Data(contentsOf: destination) == Self.fileBytes(seed: 9, count: count))
             }
@@ -327,7 +327,7 @@ struct TransferIntegrationTests {
                 try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
                 let client = makeClient(server, kind, timeout: .seconds(600))
 
-                let receipt = try await client.upload(.file(link), for: Request<DigestReceipt>(path: "/upload", method: .put))
+                let receipt = try await client.upload(.file(link), to: Request<DigestReceipt>(path: "/upload", method: .put))
                 #expect(receipt.value.size == 300_000)
                 #expect(receipt.value.sha256 == Self.sha256(data))
 
@@ -348,7 +348,7 @@ struct TransferIntegrationTests {
             let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).bin")
             let error = await networkError {
                 _ = try await makeClient(server, kind, timeout: .seconds(600)).upload(
-                    .file(missing), for: Request<DigestReceipt>(path: "/upload", method: .put))
+                    .file(missing), to: Request<DigestReceipt>(path: "/upload", method: .put))
             }
             guard case .fileFailed(let failure)? = error else {
                 Issue.record("expected fileFailed, got \(String(describing: error))")
@@ -371,7 +371,7 @@ struct TransferIntegrationTests {
                     baseURL: server.baseURL, transport: kind.transport, middlewares: [GrowFileMiddleware(file: file)],
                     timeout: .seconds(600)))
             let error = await networkError {
-                _ = try await client.upload(.file(file), for: Request<DigestReceipt>(path: "/upload", method: .put))
+                _ = try await client.upload(.file(file), to: Request<DigestReceipt>(path: "/upload", method: .put))
             }
             guard case .fileFailed(let failure)? = error else {
                 Issue.record("expected fileFailed, got \(String(describing: error))")
@@ -390,7 +390,7 @@ struct TransferIntegrationTests {
     func streamsPastLimit(_ kind: TransportKind) async throws {
         try await withDemoServer { server in
             let client = makeClient(server, kind, timeout: .seconds(600), maxResponseBodySize: 1024)
-            let answer = try await client.bytes(for: Request<Data>(path: "/files/5000000", query: [URLQueryItem(name: "seed", value: "1")]))
+            let answer = try await client.bytes(Request<Data>(path: "/files/5000000", query: [URLQueryItem(name: "seed", value: "1")]))
             #expect(answer.headerFields[.acceptRanges] == "bytes")
             var hasher = SHA256()
             var size = 0

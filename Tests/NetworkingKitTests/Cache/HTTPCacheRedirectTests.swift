@@ -17,15 +17,15 @@ struct HTTPCacheRedirectTests {
         let client = LiveAPIClient(
             configuration: LiveAPIClient.Configuration(
                 baseURL: testBaseURL, transport: transport, middlewares: [HTTPCache(storage: MemoryCacheStorage())]))
-        let first = try await client.response(for: Request<Data>(path: "/latest"))
-        let second = try await client.response(for: Request<Data>(path: "/latest"))
+        let first = try await client.response(Request<Data>(path: "/latest"))
+        let second = try await client.response(Request<Data>(path: "/latest"))
         #expect(first.cacheStatus == .miss)
         #expect(second.cacheStatus == .miss)
         #expect(transport.requests.map(\.path) == ["/v1/latest", "/v1/versions/17", "/v1/latest", "/v1/versions/17"])
 
         // Asked for directly, the target is stored as usual.
-        _ = try await client.response(for: Request<Data>(path: "/versions/17"))
-        let direct = try await client.response(for: Request<Data>(path: "/versions/17"))
+        _ = try await client.response(Request<Data>(path: "/versions/17"))
+        let direct = try await client.response(Request<Data>(path: "/versions/17"))
         #expect(direct.cacheStatus == .hit)
     }
 
@@ -56,18 +56,18 @@ struct HTTPCacheRedirectTests {
         }
         let clock = ManualDate()
         let client = client(transport, clock: clock)
-        _ = try await client.response(for: Request<Data>(path: "/doc"))
+        _ = try await client.response(Request<Data>(path: "/doc"))
         moved.withLock { $0 = true }
         clock.advance(by: 20)
 
-        let revalidated = try await client.response(for: Request<Data>(path: "/doc"))
+        let revalidated = try await client.response(Request<Data>(path: "/doc"))
         #expect(revalidated.cacheStatus == .miss)
         #expect(String(decoding: revalidated.value, as: UTF8.self) == #"{"from":"b"}"#)
         let atB = try #require(transport.requests.last)
         #expect(atB.url?.host == "cdn.example.net")
         #expect(atB.header("If-None-Match") == nil)
 
-        let after = try await client.response(for: Request<Data>(path: "/doc"))
+        let after = try await client.response(Request<Data>(path: "/doc"))
         #expect(after.cacheStatus == .miss)
         #expect(transport.requests.count == 5)
     }
@@ -86,13 +86,13 @@ struct HTTPCacheRedirectTests {
         }
         let clock = ManualDate()
         let client = client(transport, clock: clock)
-        _ = try await client.response(for: Request<Data>(path: "/doc"))
+        _ = try await client.response(Request<Data>(path: "/doc"))
         moved.withLock { $0 = true }
         clock.advance(by: 20)
 
-        let answer = try await client.response(for: Request<Data>(path: "/doc"))
+        let answer = try await client.response(Request<Data>(path: "/doc"))
         #expect(answer.cacheStatus == .miss)
         #expect(String(decoding: answer.value, as: UTF8.self) == #"{"v":2}"#)
-        #expect(try await client.response(for: Request<Data>(path: "/doc")).cacheStatus == .miss)
+        #expect(try await client.response(Request<Data>(path: "/doc")).cacheStatus == .miss)
     }
 }

@@ -67,7 +67,7 @@ struct CallTimeoutTests {
     func boundsStreamedHead() async throws {
         let clock = ManualClock()
         let (client, arrivals) = Self.silentClient(clock: clock)
-        let call = Task { try await client.bytes(for: Request<Data>(path: "/feed")) }
+        let call = Task { try await client.bytes(Request<Data>(path: "/feed")) }
         for await _ in arrivals { break }
         clock.advance(by: .seconds(10))
         let error = await networkError { _ = try await call.value }

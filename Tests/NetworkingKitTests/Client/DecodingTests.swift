@@ -128,7 +128,7 @@ struct DecodingTests {
     @Test("Response<T> carries status, headers, raw data and timing")
     func responseDetails() async throws {
         let (client, _) = makeClient { _ in .json(#"["a"]"#, status: .created, headers: ["ETag": "\"v1\""]) }
-        let response = try await client.response(for: Request<[String]>(path: "/x", method: .post))
+        let response = try await client.response(Request<[String]>(path: "/x", method: .post))
         #expect(response.value == ["a"])
         #expect(response.status == .created)
         #expect(response.headerFields[.eTag] == "\"v1\"")

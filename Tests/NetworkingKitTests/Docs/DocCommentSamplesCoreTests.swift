@@ -234,7 +234,7 @@ private enum DocCommentCoreSamples {
         let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
         let film = try await client.send(Films.detail(id: "1"))
         try await client.send(Todos.delete(id: 3))            // Request<Void>
-        let answer = try await client.response(for: Films.list)  // value + status, headers, timing
+        let answer = try await client.response(Films.list)      // value + status, headers, timing
         let poster = try await client.download(Films.poster(id: "1"), to: posterURL)
         // </doc-sample>
         _ = (films, film, answer, poster)
@@ -267,7 +267,7 @@ private enum DocCommentCoreSamples {
 
     static func streamedResponseSample(client: LiveAPIClient) async throws {
         // <doc-sample>
-        let answer = try await client.bytes(for: Request<Data>(path: "/exports/latest"))
+        let answer = try await client.bytes(Request<Data>(path: "/exports/latest"))
         var size = 0
         for try await chunk in answer.body {
             size += chunk.count

@@ -85,7 +85,7 @@ private enum EndpointsArticleSamples {
         }
 
         let films = try await client.send(Films.list)
-        let answer = try await client.response(for: Films.list)   // value, status, headers, duration
+        let answer = try await client.response(Films.list)   // value, status, headers, duration
         // </article-sample>
         _ = (films, answer)
     }

@@ -89,7 +89,7 @@ private enum ReadmeSamples {
             static func detail(id: String) -> Request<PixarFilm> { Request(path: "/films/\(PathSegment.escape(id))") }
         }
         let films = try await client.send(Films.list)
-        let answer = try await client.response(for: Films.list)   // value + status, headers, duration
+        let answer = try await client.response(Films.list)   // value + status, headers, duration
         print(films.count, answer.response.status, answer.duration)
         // </readme-sample>
     }
@@ -204,12 +204,12 @@ extension ReadmeSamples {
     static func streamsAndPages(client: LiveAPIClient) async throws {
         // <readme-sample>
         // Server-Sent Events: after a drop, it reconnects with Last-Event-ID; cancel the task to stop.
-        for try await event in client.events(for: Request<Data>(path: "/feed")) {
+        for try await event in client.events(Request<Data>(path: "/feed")) {
             print(event.id, event.event, event.data)
         }
 
         // JSON lines, each decoded as it arrives; a bad line names its line number.
-        for try await todo in client.lines(for: Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
+        for try await todo in client.lines(Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
             print(todo.title)
         }
 

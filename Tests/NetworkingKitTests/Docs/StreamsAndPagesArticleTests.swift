@@ -16,7 +16,7 @@ private enum StreamsAndPagesArticleSamples {
         var options = EventStreamOptions()
         options.defaultRetry = .seconds(2)
         options.maxReconnects = 10
-        for try await event in client.events(for: Request<Data>(path: "/feed"), options: options) {
+        for try await event in client.events(Request<Data>(path: "/feed"), options: options) {
             guard event.event == "tick" else { continue }
             print(event.id, event.data)
         }
@@ -26,7 +26,7 @@ private enum StreamsAndPagesArticleSamples {
     static func cancellation(client: LiveAPIClient) {
         // <article-sample>
         let reader = Task {
-            for try await event in client.events(for: Request<Data>(path: "/feed")) {
+            for try await event in client.events(Request<Data>(path: "/feed")) {
                 print(event.data)
             }
         }
@@ -38,7 +38,7 @@ private enum StreamsAndPagesArticleSamples {
     static func lines(client: LiveAPIClient) async throws {
         // <article-sample>
         do {
-            for try await todo in client.lines(for: Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
+            for try await todo in client.lines(Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
                 print(todo.title)
             }
         } catch NetworkError.decodingFailed(let failure) {

@@ -25,7 +25,7 @@ private enum TransfersArticleSamples {
         try form.append(fileAt: posterURL, name: "poster")
         try form.append(fileAt: scriptURL, name: "script", filename: "script – final.pdf")
 
-        let receipt = try await client.upload(.multipart(form), for: Request<UploadReceipt>(path: "/uploads", method: .post)) { progress in
+        let receipt = try await client.upload(.multipart(form), to: Request<UploadReceipt>(path: "/uploads", method: .post)) { progress in
             print(progress.fraction ?? 0)
         }
         // </article-sample>
@@ -35,7 +35,7 @@ private enum TransfersArticleSamples {
     static func download(client: LiveAPIClient, trailerURL: URL) async throws {
         // <article-sample>
         do {
-            let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL, resumable: true) { progress in
+            let file = try await client.download(Request<Data>(path: "/films/up/trailer"), to: trailerURL, resumable: true) { progress in
                 print(progress)
             }
             print("\(file.size) bytes, \(file.resumedFrom) of them from an earlier try")
@@ -47,7 +47,7 @@ private enum TransfersArticleSamples {
 
     static func stream(client: LiveAPIClient) async throws {
         // <article-sample>
-        let answer = try await client.bytes(for: Request<Data>(path: "/logs/tail"))
+        let answer = try await client.bytes(Request<Data>(path: "/logs/tail"))
         print(answer.status)
         for try await chunk in answer.body {
             print(String(decoding: chunk, as: UTF8.self), terminator: "")
@@ -57,10 +57,10 @@ private enum TransfersArticleSamples {
 
     static func live(client: LiveAPIClient) async throws {
         // <article-sample>
-        for try await event in client.events(for: Request<Data>(path: "/feed")) where event.event == "tick" {
+        for try await event in client.events(Request<Data>(path: "/feed")) where event.event == "tick" {
             print(event.id, event.data)
         }
-        for try await todo in client.lines(for: Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
+        for try await todo in client.lines(Request<Data>(path: "/todos/export"), as: TodoDTO.self) {
             print(todo.title)
         }
         // </article-sample>
@@ -69,7 +69,7 @@ private enum TransfersArticleSamples {
     static func progress(client: LiveAPIClient, trailerURL: URL) async throws {
         // <article-sample>
         let (updates, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
-        let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
+        let file = try await client.download(Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
             continuation.yield(progress)
         }
         continuation.finish()
@@ -83,7 +83,7 @@ private enum TransfersArticleSamples {
     static func foundationProgress(client: LiveAPIClient, trailerURL: URL) async throws {
         // <article-sample>
         let overall = Progress(totalUnitCount: -1)
-        let file = try await client.download(for: Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
+        let file = try await client.download(Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
             overall.totalUnitCount = progress.total ?? -1
             overall.completedUnitCount = progress.completed
         }

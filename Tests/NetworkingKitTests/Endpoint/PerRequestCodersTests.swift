@@ -69,7 +69,7 @@ struct PerRequestCodersTests {
         #expect(try await client.send(request) == Profile(displayName: "Jessie", createdAt: Date(timeIntervalSince1970: 0)))
 
         var lines: [Profile] = []
-        for try await profile in client.lines(for: request, as: Profile.self) {
+        for try await profile in client.lines(request, as: Profile.self) {
             lines.append(profile)
         }
         #expect(lines.map(\.displayName) == ["Jessie"])

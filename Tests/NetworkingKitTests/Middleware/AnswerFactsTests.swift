@@ -22,7 +22,7 @@ struct AnswerFactsTests {
             return .json(#"["Up"]"#)
         }
         let callers = (0..<3).map { _ in
-            Task { try await client.response(for: Request<[String]>(path: "/films")) }
+            Task { try await client.response(Request<[String]>(path: "/films")) }
         }
         await waitUntil { deduplicator.waiterCount == 3 && gate.waitingCount == 1 }
         gate.open()
@@ -42,10 +42,10 @@ struct AnswerFactsTests {
         let (client, _) = makeClient(middlewares: [MetricsMiddleware(factory: metrics)]) { _ in
             .json(#"["Up"]"#, headers: ["X-Cache": "HIT", "Cache-Control": "max-age=60"])
         }
-        let response = try await client.response(for: Request<[String]>(path: "/films"))
+        let response = try await client.response(Request<[String]>(path: "/films"))
         #expect(response.cacheStatus == nil)
         #expect(response.headerFields[HTTPField.Name("X-Cache")!] == "HIT")
-        let streamed = try await client.bytes(for: Request<Data>(path: "/films"))
+        let streamed = try await client.bytes(Request<Data>(path: "/films"))
         #expect(streamed.cacheStatus == nil)
         #expect(streamed.headerFields[HTTPField.Name("X-Cache")!] == "HIT")
         for result in CacheStatus.allCases.map({ $0.rawValue.lowercased() }) {
@@ -60,8 +60,8 @@ struct AnswerFactsTests {
         let (client, transport) = makeClient(middlewares: [MetricsMiddleware(factory: metrics), cache]) { _ in
             .json(#"["Up"]"#, headers: ["X-Cache": "MISS from cdn", "Cache-Control": "max-age=60"])
         }
-        let first = try await client.response(for: Request<[String]>(path: "/films"))
-        let second = try await client.response(for: Request<[String]>(path: "/films"))
+        let first = try await client.response(Request<[String]>(path: "/films"))
+        let second = try await client.response(Request<[String]>(path: "/films"))
         #expect(first.cacheStatus == .miss)
         #expect(second.cacheStatus == .hit)
         #expect(second.headerFields[HTTPField.Name("X-Cache")!] == "MISS from cdn")
@@ -85,10 +85,10 @@ struct AnswerFactsTests {
             StubResponse(headers: ["Content-Type": "application/octet-stream"], body: HTTPBody(data))
         }
         let destination = folder.url.appendingPathComponent("film.bin")
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination)
         #expect(file.size == 200_000)
         #expect(try Data(contentsOf: destination) == data)
-        let streamed = try await client.bytes(for: Request<Data>(path: "/film"))
+        let streamed = try await client.bytes(Request<Data>(path: "/film"))
         #expect(try await streamed.body.collect(upTo: .max) == data)
         #expect(seen.withLock { $0 } == 0)
         // An answer the client reads whole still goes through it, within the limit.

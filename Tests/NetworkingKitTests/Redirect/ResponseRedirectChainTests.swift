@@ -21,14 +21,14 @@ struct ResponseRedirectChainTests {
     @Test("a redirected answer says every URL it went through, and the one it came from")
     func redirected() async throws {
         let (client, _) = client()
-        let response = try await client.response(for: Request<String>(path: "/old"))
+        let response = try await client.response(Request<String>(path: "/old"))
         #expect(response.value == "here")
         #expect(response.redirectChain.map(\.path) == ["/v1/old", "/v1/middle", "/v1/new"])
         #expect(response.url?.absoluteString == "https://api.example.com/v1/new")
         #expect(response.wasRedirected)
         #expect(response.request.url?.path == "/v1/old")
 
-        let streamed = try await client.bytes(for: Request<Data>(path: "/old"))
+        let streamed = try await client.bytes(Request<Data>(path: "/old"))
         #expect(streamed.url?.path == "/v1/new")
         #expect(streamed.redirectChain.count == 3)
     }
@@ -36,7 +36,7 @@ struct ResponseRedirectChainTests {
     @Test("an answer from where it was asked has its own URL alone, also after map")
     func direct() async throws {
         let (client, _) = client()
-        let response = try await client.response(for: Request<String>(path: "/here"))
+        let response = try await client.response(Request<String>(path: "/here"))
         #expect(response.redirectChain.map(\.path) == ["/v1/here"])
         #expect(response.url == response.request.url)
         #expect(!response.wasRedirected)

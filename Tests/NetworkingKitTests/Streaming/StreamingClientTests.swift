@@ -33,7 +33,7 @@ struct StreamingClientTests {
             }
         }
         var received: [ServerSentEvent] = []
-        for try await event in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) {
+        for try await event in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) {
             received.append(event)
         }
         #expect(received.map(\.data) == ["one", "two", "three"])
@@ -52,7 +52,7 @@ struct StreamingClientTests {
         options.maxReconnects = 3
         options.defaultRetry = .seconds(1)
         do {
-            for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+            for try await _ in client.events(Request<Data>(path: "/feed"), options: options) {}
             Issue.record("the stream never gave up")
         } catch NetworkError.transport(let failure) {
             #expect(failure.kind == .truncatedBody)
@@ -102,7 +102,7 @@ struct StreamingClientTests {
             return count > 20 ? .status(.noContent) : Self.eventStream("retry: 0\ndata: \(count)\n\n")
         }
         var events = 0
-        for try await _ in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) { events += 1 }
+        for try await _ in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) { events += 1 }
         #expect(events == 20)
         #expect(clock.sleeps.count == 20)
         #expect(clock.sleeps.allSatisfy { $0 >= .milliseconds(500) })
@@ -119,7 +119,7 @@ struct StreamingClientTests {
             }
         }
         var received: [String] = []
-        for try await event in client.events(for: Request<Data>(path: "/feed"), options: Self.options(clock)) {
+        for try await event in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) {
             received.append(event.data)
         }
         #expect(received == ["one", "two", "three", "four"])
@@ -140,12 +140,12 @@ struct StreamingClientTests {
         var options = Self.options(clock)
         options.lastEventID = "41"
         var received: [String] = []
-        for try await event in client.events(for: Request<Data>(path: "/feed"), options: options) { received.append(event.id) }
+        for try await event in client.events(Request<Data>(path: "/feed"), options: options) { received.append(event.id) }
         #expect(received == ["42"])
         #expect(transport.requests.map { $0.header("Last-Event-ID") } == ["41", "42"])
 
         options.lastEventID = "4\u{1}1"
-        for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+        for try await _ in client.events(Request<Data>(path: "/feed"), options: options) {}
         #expect(transport.requests.last?.header("Last-Event-ID") == nil)
     }
 
@@ -155,11 +155,11 @@ struct StreamingClientTests {
             request.path.hasSuffix("/missing") ? .json(#"{"message":"no feed"}"#, status: .notFound) : .text("hello")
         }
         do {
-            for try await _ in client.events(for: Request<Data>(path: "/missing")) {}
+            for try await _ in client.events(Request<Data>(path: "/missing")) {}
             Issue.record("a 404 streamed")
         } catch NetworkError.notFound {}
         do {
-            for try await _ in client.events(for: Request<Data>(path: "/text")) {}
+            for try await _ in client.events(Request<Data>(path: "/text")) {}
             Issue.record("text/plain streamed")
         } catch NetworkError.decodingFailed(let failure) {
             #expect(failure.reason.contains("not text/event-stream"))
@@ -173,7 +173,7 @@ struct StreamingClientTests {
         var options = EventStreamOptions()
         options.maxEventSize = 1000
         do {
-            for try await _ in client.events(for: Request<Data>(path: "/feed"), options: options) {}
+            for try await _ in client.events(Request<Data>(path: "/feed"), options: options) {}
             Issue.record("a huge event was accepted")
         } catch NetworkError.responseTooLarge(let limit, _) {
             #expect(limit == 1000)
@@ -188,7 +188,7 @@ struct StreamingClientTests {
     func jsonLines() async throws {
         let (client, _) = makeClient { _ in .text("{\"id\":1}\r\n\n{\"id\":2}\n{\"id\":3}", contentType: "application/x-ndjson") }
         var items: [Item] = []
-        for try await item in client.lines(for: Request<Data>(path: "/items"), as: Item.self) {
+        for try await item in client.lines(Request<Data>(path: "/items"), as: Item.self) {
             items.append(item)
         }
         #expect(items == [Item(id: 1), Item(id: 2), Item(id: 3)])
@@ -201,7 +201,7 @@ struct StreamingClientTests {
         }
         var seen: [Item] = []
         do {
-            for try await item in client.lines(for: Request<Data>(path: "/bad"), as: Item.self) { seen.append(item) }
+            for try await item in client.lines(Request<Data>(path: "/bad"), as: Item.self) { seen.append(item) }
             Issue.record("a bad line decoded")
         } catch NetworkError.decodingFailed(let failure) {
             #expect(failure.reason.hasPrefix("line 2:"))
@@ -209,7 +209,7 @@ struct StreamingClientTests {
         }
         #expect(seen == [Item(id: 1)])
         do {
-            for try await _ in client.lines(for: Request<Data>(path: "/long"), as: Item.self, maxLineLength: 100) {}
+            for try await _ in client.lines(Request<Data>(path: "/long"), as: Item.self, maxLineLength: 100) {}
             Issue.record("a long line was accepted")
         } catch NetworkError.responseTooLarge(let limit, _) {
             #expect(limit == 100)

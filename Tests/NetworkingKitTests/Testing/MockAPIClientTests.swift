@@ -119,7 +119,7 @@ struct MockAPIClientTests {
         mock.stub(list, with: [film("1", "Toy Story")])
         mock.stub(.where { $0.queryValue("q") == "woody" }, throwing: notFound("/search"))
 
-        let response = try await mock.response(for: list)
+        let response = try await mock.response(list)
         #expect(response.status == .ok)
         #expect(response.headerFields[.contentType] == "application/json")
         #expect(try LiveAPIClient.Configuration.defaultDecoder().decode([PixarFilm].self, from: response.data).count == 1)
@@ -134,7 +134,7 @@ struct MockAPIClientTests {
         let mock = MockAPIClient()
         let created = Request<PixarFilm>(path: "/films", method: .post)
         mock.stub(created, answers: [.response(film("9", "Elio"), status: .created, headers: [.location: "/films/9"])])
-        let response = try await mock.response(for: created)
+        let response = try await mock.response(created)
         #expect(response.status == .created)
         #expect(response.headerFields[.location] == "/films/9")
         #expect(response.headerFields[.contentType] == "application/json")
@@ -150,7 +150,7 @@ struct MockAPIClientTests {
         var options = EventStreamOptions()
         options.clock = ImmediateClock()
         var events: [ServerSentEvent] = []
-        for try await event in mock.events(for: feed, options: options) { events.append(event) }
+        for try await event in mock.events(feed, options: options) { events.append(event) }
         #expect(events == [ServerSentEvent(data: "hello", id: "1")])
         #expect(mock.calls(to: "/feed").count == 2)
         #expect(mock.calls(to: "/feed").last?.headers["Last-Event-ID"] == "1")

@@ -73,7 +73,7 @@ struct DownloadTests {
         let data = patternedData(300_000)
         let (client, _) = client(LockedState(StubFileServer(data: data)))
         let progress = ProgressRecorder()
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, progress: progress.handler)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, progress: progress.handler)
         #expect(try Data(contentsOf: destination) == data)
         #expect(file.size == 300_000 && file.resumedFrom == 0 && file.location == destination)
         #expect(progress.isMonotone(endingAt: 300_000))
@@ -87,13 +87,13 @@ struct DownloadTests {
         try Data("old".utf8).write(to: destination)
         let (client, _) = client(LockedState(StubFileServer(data: patternedData(5000), cutAt: 1000)))
         await #expect(throws: NetworkError.self) {
-            _ = try await client.download(for: Request<Data>(path: "/film"), to: destination)
+            _ = try await client.download(Request<Data>(path: "/film"), to: destination)
         }
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
         #expect(folder.names == ["film.bin"])
         let (missing, _) = makeClient { _ in .json(#"{"message":"gone"}"#, status: .notFound) }
         do {
-            _ = try await missing.download(for: Request<Data>(path: "/film"), to: destination)
+            _ = try await missing.download(Request<Data>(path: "/film"), to: destination)
             Issue.record("a 404 was saved")
         } catch NetworkError.notFound {}
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
@@ -107,7 +107,7 @@ struct DownloadTests {
         let server = LockedState(StubFileServer(data: data, cutAt: 70_000))
         let (client, transport) = client(server)
         do {
-            _ = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+            _ = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
             Issue.record("a cut download succeeded")
         } catch NetworkError.transport(let failure) {
             #expect(failure.kind == .truncatedBody)
@@ -117,7 +117,7 @@ struct DownloadTests {
 
         let progress = ProgressRecorder()
         let file = try await client.download(
-            for: Request<Data>(path: "/film"), to: destination, resumable: true, progress: progress.handler)
+            Request<Data>(path: "/film"), to: destination, resumable: true, progress: progress.handler)
         #expect(try Data(contentsOf: destination) == data)
         #expect(file.resumedFrom == 70_000)
         #expect(file.response.status == .partialContent)
@@ -135,9 +135,9 @@ struct DownloadTests {
         let data = patternedData(100_000)
         let server = LockedState(StubFileServer(data: data, cutAt: 30_000))
         let (client, _) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         server.withLock { $0.honoursRanges = false }
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0 && file.response.status == .ok)
         #expect(try Data(contentsOf: destination) == data)
     }
@@ -147,13 +147,13 @@ struct DownloadTests {
         defer { folder.cleanup() }
         let server = LockedState(StubFileServer(data: patternedData(100_000), cutAt: 30_000))
         let (client, _) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         let replaced = patternedData(90_000, salt: 7)
         server.withLock {
             $0.data = replaced
             $0.etag = "\"v2\""
         }
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0)
         #expect(try Data(contentsOf: destination) == replaced)
     }
@@ -164,12 +164,12 @@ struct DownloadTests {
         let data = patternedData(100_000)
         let server = LockedState(StubFileServer(data: data, cutAt: 30_000))
         let (client, transport) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         server.withLock {
             $0.partialETag = "\"other\""
             $0.cutAt = nil
         }
-        var file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        var file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0)
         #expect(try Data(contentsOf: destination) == data)
         #expect(transport.requests.suffix(2).map { $0.header("Range") } == ["bytes=30000-", nil])
@@ -183,7 +183,7 @@ struct DownloadTests {
         try patternedData(25_000).write(to: folder.url.appendingPathComponent(".film.bin.nkdownload"))
         try Data(#"{"url":"https://api.example.com/v1/film","validator":"\"v1\""}"#.utf8)
             .write(to: folder.url.appendingPathComponent(".film.bin.nkdownload.json"))
-        file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0)
         #expect(try Data(contentsOf: destination) == patternedData(20_000))
         #expect(transport.requests.suffix(2).map { $0.header("Range") } == ["bytes=25000-", nil])
@@ -197,23 +197,23 @@ struct DownloadTests {
         let data = patternedData(50_000)
         let server = LockedState(StubFileServer(data: data, etag: "W/\"weak\"", cutAt: 10_000))
         let (client, transport) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(folder.names.isEmpty)
 
         // A weak tag rules a date out (RFC 9110 §13.1.5), and a date alone is strong only a minute before the answer's Date.
         server.withLock { $0.lastModified = "Sat, 01 Jun 2024 00:00:00 GMT" }
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(folder.names.isEmpty)
         server.withLock { $0.etag = nil }
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(folder.names.isEmpty)
         server.withLock { $0.date = "Sat, 01 Jun 2024 00:00:30 GMT" }
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(folder.names.isEmpty)
 
         server.withLock { $0.date = "Sat, 01 Jun 2024 00:01:00 GMT" }
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 10_000)
         #expect(transport.requests.last?.header("If-Range") == "Sat, 01 Jun 2024 00:00:00 GMT")
         #expect(try Data(contentsOf: destination) == data)
@@ -225,9 +225,9 @@ struct DownloadTests {
         let data = patternedData(40_000)
         let server = LockedState(StubFileServer(data: data, cutAt: 15_000, validatorsOnPartial: false))
         let (client, transport) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         server.withLock { $0.cutAt = nil }
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0)
         #expect(try Data(contentsOf: destination) == data)
         #expect(transport.requests.suffix(2).map { $0.header("Range") } == ["bytes=15000-", nil])
@@ -238,9 +238,9 @@ struct DownloadTests {
         defer { folder.cleanup() }
         let server = LockedState(StubFileServer(data: patternedData(20_000), cutAt: 5_000))
         let (client, transport) = client(server)
-        _ = try? await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try? await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         server.withLock { $0.cutAt = nil }
-        _ = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        _ = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         _ = try await client.download(TestEndpoint(path: "/film"), to: destination)
         #expect(transport.requests.count == 3)
         #expect(transport.requests.allSatisfy { $0.header("Accept-Encoding") == "identity" })
@@ -256,7 +256,7 @@ struct DownloadTests {
         try JSONEncoder().encode(["url": "https://api.example.com/v1/film", "validator": "\"v1\""])
             .write(to: folder.url.appendingPathComponent(".film.bin.nkdownload.json"))
         let (client, transport) = client(LockedState(StubFileServer(data: data)))
-        let file = try await client.download(for: Request<Data>(path: "/film"), to: destination, resumable: true)
+        let file = try await client.download(Request<Data>(path: "/film"), to: destination, resumable: true)
         #expect(file.resumedFrom == 0)
         #expect(transport.requests.map { $0.header("Range") } == [nil])
         #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
@@ -276,7 +276,7 @@ struct DownloadTests {
         #expect(flock(writer.fileDescriptor, LOCK_EX | LOCK_NB) == 0)
 
         let (client, _) = client(LockedState(StubFileServer(data: patternedData(1000))))
-        _ = try await client.download(for: Request<Data>(path: "/film"), to: destination)
+        _ = try await client.download(Request<Data>(path: "/film"), to: destination)
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(FileManager.default.fileExists(atPath: live.path))
         #expect(FileManager.default.fileExists(atPath: otherDestination.path))
@@ -288,7 +288,7 @@ struct DownloadTests {
         let (client, _) = client(LockedState(StubFileServer(data: patternedData(10))))
         let nowhere = folder.url.appendingPathComponent("missing/film.bin")
         do {
-            _ = try await client.download(for: Request<Data>(path: "/film"), to: nowhere)
+            _ = try await client.download(Request<Data>(path: "/film"), to: nowhere)
             Issue.record("wrote into a missing folder")
         } catch NetworkError.fileFailed(let failure) {
             #expect(failure.reason == .notWritable)

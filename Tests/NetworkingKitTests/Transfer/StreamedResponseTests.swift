@@ -16,7 +16,7 @@ struct StreamedResponseTests {
                     CountingChunks(chunkSize: 100, chunkCount: 5, pulled: pulled), length: .unknown,
                     iterationBehavior: .single))
         }
-        let answer = try await client.bytes(for: Request<Data>(path: "/feed"))
+        let answer = try await client.bytes(Request<Data>(path: "/feed"))
         #expect(answer.status == .ok)
         #expect(answer.headerFields[.contentType] == "text/plain")
         var sizes: [Int] = []
@@ -25,7 +25,7 @@ struct StreamedResponseTests {
 
         var limited = Request<Data>(path: "/feed")
         limited.options.maxResponseBodySize = 250
-        let capped = try await client.bytes(for: limited)
+        let capped = try await client.bytes(limited)
         do {
             for try await _ in capped.body {}
             Issue.record("the limit was not applied")
@@ -49,7 +49,7 @@ struct StreamedResponseTests {
     @Test("a body cut midway fails the read with truncatedBody naming the request")
     func truncated() async throws {
         let (client, _) = makeClient { _ in .truncated(Data(count: 10), declaredLength: 100) }
-        let answer = try await client.bytes(for: Request<Data>(path: "/feed"))
+        let answer = try await client.bytes(Request<Data>(path: "/feed"))
         do {
             for try await _ in answer.body {}
             Issue.record("a cut body ended quietly")
@@ -66,7 +66,7 @@ struct StreamedResponseTests {
             StubResponse(status: .ok, headers: ["Cache-Control": "max-age=60"], body: HTTPBody(Data(count: 64)))
         }
         for _ in 0..<2 {
-            let answer = try await client.bytes(for: Request<Data>(path: "/file"))
+            let answer = try await client.bytes(Request<Data>(path: "/file"))
             var size = 0
             for try await chunk in answer.body { size += chunk.count }
             #expect(size == 64)
@@ -88,7 +88,7 @@ struct StreamedResponseTests {
         }
         let progress = ProgressRecorder()
         let answer = try await client.upload(
-            .file(file), for: Request<EmptyResponse>(path: "/posters/7", method: .put), progress: progress.handler)
+            .file(file), to: Request<EmptyResponse>(path: "/posters/7", method: .put), progress: progress.handler)
         #expect(answer.status == .ok)
         #expect(transport.requests.count == 2)
         for request in transport.requests {
@@ -131,7 +131,7 @@ struct StreamedResponseTests {
         defer { folder.cleanup() }
         let mock = MockAPIClient()
         mock.stub(.path("/film"), with: Data("frames".utf8))
-        let answer = try await mock.bytes(for: Request<Data>(path: "/film"))
+        let answer = try await mock.bytes(Request<Data>(path: "/film"))
         var received = Data()
         for try await chunk in answer.body { received.append(chunk) }
         #expect(received == Data("frames".utf8))

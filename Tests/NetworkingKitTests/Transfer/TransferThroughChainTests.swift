@@ -36,7 +36,7 @@ struct TransferThroughChainTests {
             return StubFileServer(data: data).answer(request)
         }
         let destination = folder.url.appendingPathComponent("film.bin")
-        let file = try await client.download(for: Request<Data>(path: "/films/1/reel"), to: destination)
+        let file = try await client.download(Request<Data>(path: "/films/1/reel"), to: destination)
         #expect(try Data(contentsOf: destination) == data)
         #expect(file.size == Int64(data.count))
         #expect(refreshes.value == 1)
@@ -56,7 +56,7 @@ struct TransferThroughChainTests {
         }
         let progress = ProgressRecorder()
         _ = try await client.upload(
-            .file(source), for: Request<EmptyResponse>(path: "/posters/1", method: .put), progress: progress.handler)
+            .file(source), to: Request<EmptyResponse>(path: "/posters/1", method: .put), progress: progress.handler)
         #expect(refreshes.value == 1)
         #expect(transport.requests.count == 2)
         #expect(transport.requests.map(\.body) == [data, data])
@@ -73,8 +73,8 @@ struct TransferThroughChainTests {
             request.method == .put ? .status(.noContent) : StubFileServer(data: data).answer(request)
         }
         let destination = folder.url.appendingPathComponent("film.bin")
-        _ = try await client.download(for: Request<Data>(path: "/films/1/reel"), to: destination)
-        _ = try await client.upload(.file(destination), for: Request<EmptyResponse>(path: "/films/1/reel", method: .put))
+        _ = try await client.download(Request<Data>(path: "/films/1/reel"), to: destination)
+        _ = try await client.upload(.file(destination), to: Request<EmptyResponse>(path: "/films/1/reel", method: .put))
         #expect(try Data(contentsOf: destination) == data)
         #expect(transport.requests.last?.body == data)
         let sent = capture.records("Sending request")
@@ -91,7 +91,7 @@ struct TransferThroughChainTests {
         let reader = SlowBodyReader()
         let client = LiveAPIClient(baseURL: testBaseURL, transport: reader)
         let upload = Task {
-            try await client.upload(.file(source), for: Request<EmptyResponse>(path: "/uploads", method: .put))
+            try await client.upload(.file(source), to: Request<EmptyResponse>(path: "/uploads", method: .put))
         }
         await waitUntil { reader.bytesRead > 0 }
         upload.cancel()

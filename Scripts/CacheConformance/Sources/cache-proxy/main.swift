@@ -147,8 +147,12 @@ func forward(_ request: HummingbirdCore.Request) async -> Answer {
         path: options.origin + (target.hasPrefix("/") ? target : "/" + target),
         method: method, headers: headers, body: body)
     do {
-        let response = try await client.response(for: call)
-        return Answer(status: response.status, fields: Array(response.headerFields), body: response.data)
+        let response = try await client.response(call)
+        // The cache's status travels with the answer, not in its fields: shown here as the
+        // X-Cache field caches use, replacing the origin's, for the suite's dumps.
+        var fields = response.headerFields
+        if let status = response.cacheStatus { fields[HTTPField.Name("X-Cache")!] = status.rawValue }
+        return Answer(status: response.status, fields: Array(fields), body: response.data)
     } catch let error as NetworkError {
         // Any status but 2xx is thrown; the failure carries the head and a bounded copy of the body.
         if let failure = error.failure {
