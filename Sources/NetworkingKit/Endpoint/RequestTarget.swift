@@ -20,8 +20,9 @@ struct RequestTarget {
     var queryItems: [URLQueryItem]?
     var body: Body?
     var options: RequestOptions
-    /// The endpoint, kept for its operation name (made only when asked for).
-    var endpoint: any APIEndpoint
+    /// The endpoint, kept for its operation name (made only when asked for); `nil` for a typed
+    /// ``Request``, which is named by its options or not at all (neither boxed nor reflected).
+    var endpoint: (any APIEndpoint)?
 
     init(_ endpoint: some APIEndpoint) throws {
         self.baseURL = endpoint.baseURL
@@ -35,7 +36,15 @@ struct RequestTarget {
             self.body = try EndpointMembers.body(endpoint.body)
         }
         self.options = endpoint.options
-        self.endpoint = endpoint
+        self.endpoint = Self.isTypedRequest(endpoint) ? nil : endpoint
+    }
+
+    /// Whether `endpoint` is a typed ``Request``: told by its body's type, a comparison of
+    /// metadata, where a protocol check cost a conformance lookup on every call. An endpoint enum
+    /// that declares its body as a `RequestBody?` too is taken for one: it is sent the same, and
+    /// only goes without its case name as its operation name.
+    private static func isTypedRequest<Endpoint: APIEndpoint>(_ endpoint: Endpoint) -> Bool {
+        Endpoint.Body.self == RequestBody?.self
     }
 
     /// Builds the HTTP request and its body.

@@ -89,6 +89,32 @@ struct SeedShapesTests {
         #expect(sent.map { $0.header("Content-Type") } == ["application/json", "application/json"])
     }
 
+    @Test("a body declared as a RequestBody, optional or not, is sent as the body it describes")
+    func requestBodyAsBody() async throws {
+        enum Upload: APIEndpoint {
+            case text, none
+            var path: String { "/notes" }
+            var method: NetworkingKit.HTTPMethod { .post }
+            var body: RequestBody? {
+                switch self {
+                case .text: .text("Up")
+                case .none: nil
+                }
+            }
+        }
+        struct Form: APIEndpoint {
+            var path: String { "/form" }
+            var method: NetworkingKit.HTTPMethod { .post }
+            var body: RequestBody { .form(["name": "Up"]) }
+        }
+        let (client, transport) = makeClient { _ in .status(.noContent) }
+        try await client.request(Upload.text)
+        try await client.request(Upload.none)
+        try await client.request(Form())
+        #expect(transport.requests.map(\.bodyText) == ["Up", nil, "name=Up"])
+        #expect(transport.requests.first?.header("Content-Type") == "text/plain; charset=utf-8")
+    }
+
     @Test("a nil body of any declared type sends no body")
     func nilBodies() async throws {
         let (client, transport) = makeClient { _ in .status(.noContent) }
