@@ -4,7 +4,7 @@
 /// A doubly linked list threaded through a dictionary, so that using, adding, removing and finding
 /// the least recently used key are all O(1); a cache evicts on every store, and a scan for the
 /// oldest entry would make a full cache quadratic.
-struct RecencyList<Key: Hashable> {
+struct RecencyList<Key: Hashable & Sendable>: Sendable {
     private struct Node {
         var cost: Int
         var newer: Key?

@@ -5,10 +5,17 @@ import Foundation
 struct PrefixedChunks: AsyncSequence, Sendable {
     typealias Element = Data
 
-    private let state: LockedState<(chunks: [Data], rest: HTTPBody.Iterator?, failure: (any Error)?)?>
+    /// What is left to read, handed to the one iterator made.
+    private struct Remainder: @unchecked Sendable {  // @unchecked: the iterator is taken out once, under the lock, by one reader.
+        let chunks: [Data]
+        let rest: HTTPBody.Iterator?
+        let failure: (any Error)?
+    }
+
+    private let state: LockedState<Remainder?>
 
     init(chunks: [Data], then rest: HTTPBody.Iterator?, failure: (any Error)?) {
-        self.state = LockedState((chunks, rest, failure))
+        self.state = LockedState(Remainder(chunks: chunks, rest: rest, failure: failure))
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {

@@ -14,7 +14,7 @@ import Musl
 /// three: the box, the lock object and its mutex; a call makes several boxes). Copies share the
 /// box, as references do. Package-visible so that the testing product and the tests use the same
 /// box instead of writing their own.
-package struct LockedState<Value>: @unchecked Sendable {  // @unchecked: every access to the value holds the lock.
+package struct LockedState<Value: Sendable>: @unchecked Sendable {  // @unchecked: every access to the value holds the lock.
     #if canImport(Darwin)
     private typealias Lock = os_unfair_lock
     #else

@@ -65,3 +65,7 @@ package struct SingleFlightState<Waiter, Value> {
         return Array(waiters.values)
     }
 }
+
+extension SingleFlightState: Sendable where Waiter: Sendable, Value: Sendable {}
+
+extension SingleFlightState.Phase: Sendable where Waiter: Sendable, Value: Sendable {}
