@@ -24,8 +24,11 @@ struct RedactingLogHandler: LogHandler {
         self.redaction = redaction
         self.secrets = secrets
         // The upstream handler merges its provider's metadata itself, past `log(event:)`; the
-        // provider is called only for a record that is written.
-        self.upstream.metadataProvider = upstream.metadataProvider.map(redacting)
+        // provider is called only for a record that is written. Set only when there is one: a
+        // handler without support for providers has swift-log warn at any assignment, nil too.
+        if let provider = upstream.metadataProvider {
+            self.upstream.metadataProvider = redacting(provider)
+        }
     }
 
     func log(event: LogEvent) {
@@ -61,7 +64,10 @@ struct RedactingLogHandler: LogHandler {
 
     var metadataProvider: Logger.MetadataProvider? {
         get { upstream.metadataProvider }
-        set { upstream.metadataProvider = newValue.map(redacting) }
+        set {
+            guard newValue != nil || upstream.metadataProvider != nil else { return }
+            upstream.metadataProvider = newValue.map(redacting)
+        }
     }
 
     /// `provider` with every value it provides redacted.
