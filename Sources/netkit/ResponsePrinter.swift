@@ -16,25 +16,12 @@ struct ResponsePrinter {
         return "\(shown.name): \(shown.value)"
     }
 
-    /// `HTTP 404 Not Found`. URLSession does not report the server's reason phrase, so the
-    /// standard one stands in when the transport has none.
+    /// `HTTP 404 Not Found`; `HTTP 299` for a status with no phrase (the transports give the
+    /// standard one when the server's is not known).
     static func statusLine(_ response: HTTPResponse) -> String {
-        let phrase =
-            response.status.reasonPhrase.isEmpty
-            ? standardPhrases[response.status.code] ?? "" : response.status.reasonPhrase
-        return "HTTP \(response.status.code) \(phrase)"
+        let phrase = response.withStandardReasonPhrase.status.reasonPhrase
+        return phrase.isEmpty ? "HTTP \(response.status.code)" : "HTTP \(response.status.code) \(phrase)"
     }
-
-    /// RFC 9110's reason phrases for the statuses an API commonly sends.
-    private static let standardPhrases: [Int: String] = [
-        200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 206: "Partial Content",
-        301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
-        307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
-        403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict",
-        410: "Gone", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
-        422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
-        501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-    ]
 
     static func headerLines(_ fields: HTTPFields, prefix: String = "") -> [String] {
         fields.map { prefix + redacted($0) }

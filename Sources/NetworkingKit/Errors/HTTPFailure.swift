@@ -102,6 +102,7 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
 
     /// `GET http://host/films/9 -> 404 Not Found`.
     public var description: String {
-        "\(request) -> \(status.code) \(status.reasonPhrase)"
+        status.reasonPhrase.isEmpty
+            ? "\(request) -> \(status.code)" : "\(request) -> \(status.code) \(status.reasonPhrase)"
     }
 }

@@ -129,7 +129,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let httpURLResponse = response as? HTTPURLResponse, let httpResponse = httpURLResponse.httpResponse else {
+        guard let httpURLResponse = response as? HTTPURLResponse,
+            let httpResponse = httpURLResponse.httpResponse?.withStandardReasonPhrase
+        else {
             fail(dataTask, with: .transport(TransportFailure(kind: .invalidResponse)))
             completionHandler(.cancel)
             cancel(dataTask)
@@ -255,7 +257,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             // without handing its head to the delegate; the task still holds it. It drops that
             // answer's body, too: with the declared length, reading it fails as truncated, rather
             // than passing for an empty body (that a cache would store).
-            guard let response = (task.response as? HTTPURLResponse)?.httpResponse, let chunks = state.bodyChunks else {
+            guard let response = (task.response as? HTTPURLResponse)?.httpResponse?.withStandardReasonPhrase,
+                let chunks = state.bodyChunks
+            else {
                 continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))
                 return
             }

@@ -217,4 +217,16 @@ struct StatusMappingTests {
             #expect(message.hasSuffix(".") || message.contains(":"), "\(message)")
         }
     }
+
+    @Test("a failure reads 'status phrase' with the phrase it has, and the status alone without one: no trailing space")
+    func failureDescription() async throws {
+        let notFound = await error(for: 404)
+        #expect(notFound?.failure?.description.hasSuffix("-> 404") == true)
+        let unnamed = await error(for: 499)
+        #expect(unnamed?.failure?.description.hasSuffix("-> 499") == true)
+        let named = HTTPFailure(
+            request: RequestSummary(method: .get, url: nil),
+            response: HTTPResponse(status: HTTPResponse.Status(code: 404, reasonPhrase: "Not Found")), body: Data())
+        #expect(named.description.hasSuffix("-> 404 Not Found"))
+    }
 }
