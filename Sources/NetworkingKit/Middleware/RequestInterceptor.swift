@@ -11,7 +11,7 @@ public import Foundation
 /// A step that may change each request before it is sent: the interceptor shape of seeds 000,
 /// 002 and 003, `(URLRequest) async throws -> URLRequest`.
 ///
-/// Existing interceptors work unchanged; put them in the chain with ``middleware``:
+/// Existing interceptors work unchanged; put them in the chain with ``middleware-25kw2``:
 ///
 /// ```swift
 /// struct AuthInterceptor: RequestInterceptor {
