@@ -152,13 +152,16 @@ struct AuthIntegrationTests {
     @Test("a token about to expire is refreshed before it is sent", arguments: TransportKind.allCases)
     func proactiveRefresh(kind: TransportKind) async throws {
         try await withDemoServer { server in
-            // The app's clock runs 20 s ahead after sign-in: a 30-second token then has 10 s left,
-            // inside its margin (the default 60 s, capped at half its 30-second life).
+            // The app's clock stands still, then jumps 250 s ahead after sign-in: a 300-second token
+            // then has 50 s left, inside its margin (the default 60 s). Standing still, it cannot
+            // reach the margin by itself on a slow machine (a 30-second token with a real clock did,
+            // with both cores busy); the server's 300 s are far from any test's length.
             let offset = LockedState<TimeInterval>(0)
-            let routes = AuthManager.Routes(loginQuery: [URLQueryItem(name: "ttl", value: "30")])
+            let start = Date()
+            let routes = AuthManager.Routes(loginQuery: [URLQueryItem(name: "ttl", value: "300")])
             let manager = AuthManager(
                 client: makeClient(server, kind), routes: routes,
-                now: { Date().addingTimeInterval(offset.withLock { $0 }) })
+                now: { start.addingTimeInterval(offset.withLock { $0 }) })
             let api = LiveAPIClient(
                 configuration: LiveAPIClient.Configuration(
                     baseURL: server.baseURL, transport: kind.transport, middlewares: [manager.middleware]))
@@ -168,7 +171,7 @@ struct AuthIntegrationTests {
             #expect(try await api.send(Self.me).username == "woody")
             #expect(server.stats.snapshot.refreshes == 0)
 
-            offset.withLock { $0 = 20 }
+            offset.withLock { $0 = 250 }
             #expect(try await api.send(Self.me).username == "woody")
             #expect(server.stats.snapshot.refreshes == 1)
             #expect(try await manager.refresher.token()?.accessToken != first.accessToken)
