@@ -113,27 +113,22 @@ public struct AuthenticationMiddleware: Middleware {
         }
         var answer = try await next(authorize(request, with: token), body, context)
         let response = answer.response
-        let refusal: HTTPBody?
         if let isAuthenticationFailure {
             guard response.status.code >= 400 else { return answer }
             // An error's body is read now (bounded, as the error would keep it) for the app's check.
-            let copy = try await Self.buffered(answer.body)
-            answer.body = copy
-            guard isAuthenticationFailure(response, copy?.bufferedData ?? Data()) else { return answer }
-            refusal = copy
+            answer.body = try await Self.buffered(answer.body)
+            guard isAuthenticationFailure(response, answer.body?.bufferedData ?? Data()) else { return answer }
         } else {
             guard response.status == .unauthorized else { return answer }
-            refusal = nil
         }
         if let body, !body.isReplayable {
             return answer
         }
 
-        // The refusal is read now (it is small): it is the call's answer if no new token comes,
-        // and its connection is free again while the refresh runs.
-        if refusal == nil {
-            answer.body = try await Self.buffered(answer.body)
-        }
+        // The refusal is read now (it is small; a body read for the app's check already is): it is
+        // the call's answer if no new token comes, and its connection is free again while the
+        // refresh runs.
+        answer.body = try await Self.buffered(answer.body)
         guard let fresh = try await tokenProvider.token(replacing: token), fresh.accessToken != token.accessToken else {
             return answer
         }
