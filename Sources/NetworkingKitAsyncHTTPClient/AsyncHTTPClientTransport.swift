@@ -13,7 +13,9 @@ import NIOSSL
 ///   client's size limit stops an oversized download at the limit.
 /// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
 ///   as it does for ``/NetworkingKit/URLSessionTransport``; for a streamed answer
-///   (`RequestOptions.streamsResponseBody`), only the wait for the head.
+///   (`RequestOptions.streamsResponseBody`), the wait for the head, and then each wait for the
+///   next part of the body (a server that stalls midway fails with `timeout`; a reader slower
+///   than the network is not counted against it).
 /// - Cancelling the calling task cancels the request, during the exchange and while the body is read.
 /// - Errors map to the same ``/NetworkingKit/NetworkError`` cases as URLSession's.
 /// - It does not follow redirects: the client's ``/NetworkingKit/RedirectPolicy`` does, the same way for every
@@ -123,9 +125,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         guard clientResponse.history.count <= 1 else {
             throw NetworkError.invalidRequest(reason: ResponseReceiver.followedRedirect)
         }
-        // A streamed answer's body may take as long as it lasts: the deadline ended with its head.
+        // A streamed answer's body may take as long as it lasts: the deadline ended with its head,
+        // and the timeout bounds each wait for the next chunk instead.
+        let streams = context.options.streamsResponseBody
         let chunks = ResponseChunks(
-            body: clientResponse.body, deadline: context.options.streamsResponseBody ? nil : deadline, request: summary)
+            body: clientResponse.body, deadline: streams ? nil : deadline, idleTimeout: streams ? context.options.timeout : nil,
+            request: summary)
         return try answer(request, summary: summary, status: clientResponse.status, headers: clientResponse.headers, chunks: chunks)
     }
 
@@ -141,7 +146,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let clientRequest = try HTTPClient.Request(request, headers: headers(for: request))
             let logger = logger(for: context)
             (receiver, head) = try await Self.resendingOnClosedConnection(body: nil) {
-                let receiver = ResponseReceiver()
+                let receiver = ResponseReceiver(idleTimeout: context.options.streamsResponseBody ? context.options.timeout : nil)
                 let head = try await receiver.head(deadline: deadline, headOnly: context.options.streamsResponseBody) { receiver in
                     client.execute(request: clientRequest, delegate: receiver, eventLoop: .indifferent, logger: logger)
                 }

@@ -2,6 +2,12 @@
 import NetworkingKit
 import NIOCore
 
+/// How long a ``ChunkQueue``'s reader waits for the next chunk before `expire` ends the body.
+struct IdleLimit: Sendable {
+    let duration: Duration
+    let expire: @Sendable () -> Void
+}
+
 /// How a producer that has filled a ``ChunkQueue`` waits for the reader to make room.
 protocol ChunkQueueRoom: Sendable {
     /// Lets the producer go on.
@@ -23,6 +29,10 @@ extension EventLoopPromise: ChunkQueueRoom where Value == Void {
 /// What is already there is taken without suspending: no continuation and no cancellation
 /// handler, which a small answer that arrived with its head would otherwise pay for each of its
 /// chunks and its end.
+///
+/// A reader may bound how long it waits for the next chunk (an ``IdleLimit``, a streamed
+/// answer's idle timeout): only a reader that waits arms it, so a queue the reader has let fill
+/// (its own slowness, not the server's) never counts as silence.
 final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
     /// How many bytes are queued ahead of the reader before the producer waits.
     static var readAhead: Int { 256 * 1024 }
@@ -42,6 +52,8 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
         var queuedBytes = 0
         var end: Result<Void, any Error>?
         var reader: CheckedContinuation<ByteBuffer?, any Error>?
+        /// The waiting reader's idle limit, disarmed by whoever wakes it.
+        var idleTicket: DeadlineWatch.Ticket?
         var room: Room?
     }
 
@@ -58,14 +70,16 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
             // A waiting reader means an empty queue: the chunk goes straight to it.
             if let reader = state.reader {
                 state.reader = nil
-                return .handed(reader)
+                defer { state.idleTicket = nil }
+                return .handed(reader, state.idleTicket)
             }
             state.chunks.append(chunk)
             state.queuedBytes += chunk.readableBytes
             return .arrived(state.queuedBytes < Self.readAhead ? .taken : .full)
         }
         switch step {
-        case .handed(let reader):
+        case .handed(let reader, let idleTicket):
+            if let idleTicket { DeadlineWatch.shared.disarm(idleTicket) }
             reader.resume(returning: chunk)
             return .taken
         case .arrived(let arrival):
@@ -74,7 +88,7 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
     }
 
     private enum Step {
-        case handed(CheckedContinuation<ByteBuffer?, any Error>)
+        case handed(CheckedContinuation<ByteBuffer?, any Error>, DeadlineWatch.Ticket?)
         case arrived(Arrival)
     }
 
@@ -102,11 +116,13 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
             }
             defer {
                 state.reader = nil
+                state.idleTicket = nil
                 state.room = nil
             }
-            return Waiting(reader: state.reader, room: state.room)
+            return Waiting(reader: state.reader, idleTicket: state.idleTicket, room: state.room)
         }
         guard let waiting else { return false }
+        if let idleTicket = waiting.idleTicket { DeadlineWatch.shared.disarm(idleTicket) }
         waiting.room?.open()
         // A waiting reader means an empty queue: the end is next.
         waiting.reader?.resume(with: end.map { ByteBuffer?.none })
@@ -117,6 +133,7 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
     /// and a tuple's metadata is looked up at run time.
     private struct Waiting {
         let reader: CheckedContinuation<ByteBuffer?, any Error>?
+        let idleTicket: DeadlineWatch.Ticket?
         let room: Room?
     }
 
@@ -129,19 +146,24 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
 
     /// The next chunk, `nil` at the end. A cancelled reader runs `onCancel` (which ends the
     /// request) and is told so, unless the body had already ended: then it still gets what is
-    /// queued, as any reader would.
-    func next(onCancel: @Sendable () -> Void) async throws -> ByteBuffer? {
+    /// queued, as any reader would. A reader that has to wait longer than `idle` for the next
+    /// chunk or the end runs its `expire` (which ends the body with a timeout).
+    func next(idle: IdleLimit? = nil, onCancel: @Sendable () -> Void) async throws -> ByteBuffer? {
         if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
             return try Self.hand(ready)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+                // Armed before the lock, so that the watch's lock is never taken inside this one.
+                let ticket = idle.map { DeadlineWatch.shared.arm(at: .now + $0.duration, $0.expire) }
                 let ready = state.withLock { state -> Ready? in
                     if let ready = Self.takeReady(&state) { return ready }
                     state.reader = continuation
+                    state.idleTicket = ticket
                     return nil
                 }
                 if let ready {
+                    if let ticket { DeadlineWatch.shared.disarm(ticket) }
                     continuation.resume(with: Result { try Self.hand(ready) })
                 }
             }

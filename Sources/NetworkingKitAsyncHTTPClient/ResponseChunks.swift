@@ -4,12 +4,13 @@ import Foundation
 import NetworkingKit
 import NIOCore
 
-/// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline, with
-/// errors mapped to ``/NetworkingKit/NetworkError``.
+/// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline (or,
+/// for a streamed answer, with at most `idleTimeout` between two chunks), with errors mapped to
+/// ``/NetworkingKit/NetworkError``.
 ///
 /// The body of a request that had a body (the others go through a ``ResponseReceiver``).
 /// AsyncHTTPClient's async deadline ends with the response head. Past it, a body with a deadline
-/// is read through a ``BodyPump``: one task per request, gone when the body ends, with its
+/// or an idle timeout is read through a ``BodyPump``: one task per request, gone when the body ends, with its
 /// deadline in the process's ``/NetworkingKit/DeadlineWatch`` (a task and a sleeping child per
 /// chunk left their sleeps scheduled until the deadline, and the process grew with the request
 /// count; an event-loop timer per request cost two cross-thread wakeups of the loop).
@@ -18,6 +19,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
     let body: HTTPClientResponse.Body
     let deadline: ContinuousClock.Instant?
+    let idleTimeout: Duration?
     let request: RequestSummary
 
     struct AsyncIterator: AsyncIteratorProtocol {
@@ -47,11 +49,11 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        guard let deadline else {
+        guard deadline != nil || idleTimeout != nil else {
             return AsyncIterator(source: .direct(body.makeAsyncIterator()), request: request)
         }
         return AsyncIterator(
-            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline))),
+            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline, idleTimeout: idleTimeout))),
             request: request)
     }
 }
@@ -80,7 +82,8 @@ final class BodyPump: Sendable {
 
         func next() async throws -> ByteBuffer? {
             pump.startIfNeeded()
-            return try await pump.queue.next { pump.fail(CancellationError()) }
+            let idle = pump.idleTimeout.map { IdleLimit(duration: $0) { [pump] in pump.fail(DeadlineExceeded()) } }
+            return try await pump.queue.next(idle: idle) { pump.fail(CancellationError()) }
         }
     }
 
@@ -91,13 +94,17 @@ final class BodyPump: Sendable {
     }
 
     private let body: HTTPClientResponse.Body
-    private let deadline: ContinuousClock.Instant
+    /// The end of the whole exchange, if it has one.
+    private let deadline: ContinuousClock.Instant?
+    /// The longest the reader waits for its next chunk, if that is bounded.
+    fileprivate let idleTimeout: Duration?
     private let queue = ChunkQueue<CheckedContinuation<Void, Never>>()
     private let state = LockedState(State())
 
-    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant) {
+    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant?, idleTimeout: Duration?) {
         self.body = body
         self.deadline = deadline
+        self.idleTimeout = idleTimeout
     }
 
     private func startIfNeeded() {
@@ -106,8 +113,8 @@ final class BodyPump: Sendable {
             return !state.started
         }
         guard start, !queue.hasEnded else { return }
-        let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in
-            fail(DeadlineExceeded())
+        let ticket = deadline.map {
+            DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded()) }
         }
         let task = Self.startTask { [self, body, queue] in
             do {

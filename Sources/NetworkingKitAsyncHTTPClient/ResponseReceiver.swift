@@ -43,8 +43,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
 
     private let state = LockedState(State())
     private let queue = ChunkQueue<EventLoopPromise<Void>>()
+    /// The longest the body's reader waits for its next chunk (a streamed answer's timeout).
+    private let idleTimeout: Duration?
 
-    init() {}
+    init(idleTimeout: Duration? = nil) {
+        self.idleTimeout = idleTimeout
+    }
 
     /// Sends the request `start` executes (with this receiver as its delegate) and returns its
     /// head, within `deadline` (for the head only, or for the whole exchange). Cancelling the
@@ -190,7 +194,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
 
     /// The next chunk, `nil` at the end.
     fileprivate func next() async throws -> ByteBuffer? {
-        try await queue.next { fail(CancellationError()) }
+        try await queue.next(idle: idleTimeout.map { IdleLimit(duration: $0) { [self] in fail(DeadlineExceeded()) } }) {
+            fail(CancellationError())
+        }
     }
 
     /// The body's chunks as `Data`, with errors mapped to ``/NetworkingKit/NetworkError``; read

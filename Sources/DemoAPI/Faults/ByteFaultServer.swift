@@ -17,6 +17,7 @@ import NIOSSL
 /// | `/not-http` | `HELLO WORLD` instead of a status line |
 /// | `/reset-mid-body` | 10 of 100 declared bytes, then a TCP reset |
 /// | `/reset-mid-chunked` | one chunk of a chunked body, then a TCP reset |
+/// | `/stall-mid-body` | 10 of 100 declared bytes, then nothing more until the client closes |
 /// | `/field-name-spellings` | 200 with `ok`, its field names in lower, upper and mixed case |
 /// | anything else | 200 with `ok` |
 public final class ByteFaultServer: Sendable {
@@ -125,6 +126,8 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
             switch ending {
+            case .stall:
+                break
             case .close:
                 channel.close(promise: nil)
             case .reset:
@@ -145,6 +148,8 @@ private final class ScriptedAnswer: ChannelInboundHandler {
     private enum Ending {
         case close
         case reset
+        /// The connection stays open, silent, until the client closes it.
+        case stall
     }
 
     private static func script(for path: String) -> (String, Ending) {
@@ -157,6 +162,8 @@ private final class ScriptedAnswer: ChannelInboundHandler {
             ("HELLO WORLD\r\n\r\n", .close)
         case "/reset-mid-body":
             ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789", .reset)
+        case "/stall-mid-body":
+            ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789", .stall)
         case "/reset-mid-chunked":
             ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n", .reset)
         case "/field-name-spellings":

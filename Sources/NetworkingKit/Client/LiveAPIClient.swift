@@ -183,9 +183,10 @@ public struct LiveAPIClient: APIClient {
     /// The call goes through the whole middleware chain (authentication, retries of the request,
     /// redirects, logging). A status other than 2xx throws the same ``NetworkError`` as
     /// ``response(_:as:)``. The body has no size limit unless the endpoint's
-    /// ``RequestOptions/maxResponseBodySize`` sets one, and the request's timeout and call timeout
-    /// end with the response head: the body may take as long as it takes. Stop reading (or cancel
-    /// the task) to close the connection.
+    /// ``RequestOptions/maxResponseBodySize`` sets one. The call timeout ends with the response
+    /// head, and the request's timeout then bounds each wait for the next part of the body: the
+    /// body may take as long as it takes while it keeps coming. Stop reading (or cancel the task)
+    /// to close the connection.
     public func bytes(_ endpoint: some APIEndpoint) async throws -> StreamedResponse {
         try await stream(try RequestTarget(endpoint))
     }

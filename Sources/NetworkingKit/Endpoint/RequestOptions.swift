@@ -49,9 +49,10 @@ public struct RequestOptions: Sendable {
     /// Whether the caller reads the response body as a stream for as long as it lasts (set by
     /// ``LiveAPIClient/bytes(_:)`` and ``APIClient/download(_:to:resumable:progress:)``).
     ///
-    /// For such a call, ``timeout`` bounds the wait for the response head only (the body may take
-    /// any time; the transport's idle limits and cancellation still apply), and middlewares never
-    /// hold the whole body: de-duplication steps aside and the cache does not store it.
+    /// For such a call, ``timeout`` bounds the wait for the response head, and then each wait for
+    /// the next part of the body (an idle timeout, on every transport): the whole body may take any
+    /// time as long as it keeps coming. Middlewares never hold the whole body: de-duplication steps
+    /// aside and the cache does not store it.
     public var streamsResponseBody: Bool = false
 
     /// Told how much of the request body has been sent, throttled, ending with the whole body

@@ -21,8 +21,7 @@ extension HTTPBody {
             throw NetworkError.transport(
                 TransportFailure(kind: .invalidResponse, underlying: InvalidContentLength(value: field)))
         }
-        if let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" { return nil }
-        return declared
+        return response.isContentCoded ? nil : declared
     }
 }
 

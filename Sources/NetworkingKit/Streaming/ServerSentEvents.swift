@@ -8,7 +8,10 @@ import HTTPTypes
 /// (or ``EventStreamOptions/defaultRetry``), doubling the wait after each reconnection that brings
 /// no event, with jitter, up to ``EventStreamOptions/maxReconnects`` in a row; each reconnection
 /// sends `Last-Event-ID` and goes through the middleware chain (so an expired token is refreshed
-/// first). A `204` ends the sequence: the server asks the client to stop. Any other status than
+/// first). A silence longer than the request's timeout (the client's, 60 s by default) counts as
+/// a broken connection, as on any streamed answer: a server that sends nothing for longer, not even
+/// a comment as a heartbeat, needs an endpoint with a longer timeout. A `204` ends the sequence:
+/// the server asks the client to stop. Any other status than
 /// 2xx, or a content type other than `text/event-stream`, ends it with an error. Cancelling the
 /// consuming task closes the connection at once.
 public struct ServerSentEvents: AsyncSequence, Sendable {

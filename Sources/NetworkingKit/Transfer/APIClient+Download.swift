@@ -15,7 +15,8 @@ extension APIClient {
     /// against the length the server declared, and moved into place in one step, replacing any
     /// file there: the destination never holds part of a file. The call goes through the whole
     /// middleware chain (authentication and refresh, retries of the request, redirects, logging);
-    /// the request's timeout bounds the wait for the response head only.
+    /// the request's timeout bounds the wait for the response head, and then each wait for the
+    /// next part of the body (a server that stalls midway fails with ``NetworkError/timeout(_:)``).
     ///
     /// With `resumable`, an interrupted download (a dropped connection, a cancelled task) keeps
     /// its partial file and a later call for the same URL and destination asks only for the rest
@@ -27,7 +28,11 @@ extension APIClient {
     /// name is removed, never followed. The hidden file of a download whose process was killed
     /// (SIGTERM, SIGKILL) is removed by the next download to the same destination. A download
     /// asks for `Accept-Encoding: identity`, so that the file holds the bytes the server counts
-    /// ranges in.
+    /// ranges in. A server that compresses the file anyway has it decoded, and the decoded bytes
+    /// are limited to the endpoint's ``RequestOptions/maxResponseBodySize``, or to
+    /// ``LiveAPIClient/Configuration/defaultMaxResponseBodySize`` when it sets none: a few hundred
+    /// kilobytes of gzip could otherwise write gigabytes. An endpoint that expects such a server and
+    /// a larger file sets its own limit (`Int.max` for none).
     /// - Parameters:
     ///   - endpoint: The endpoint; its answer's body is the file.
     ///   - destination: Where the file goes. Its folder must exist.
@@ -38,7 +43,9 @@ extension APIClient {
     public func download(
         _ endpoint: some APIEndpoint, to destination: URL, resumable: Bool = false, progress: ProgressHandler? = nil
     ) async throws -> DownloadedFile {
-        try await Downloader(destination: destination, resumable: resumable, progress: progress).run { headers in
+        let decodedLimit = endpoint.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        let downloader = Downloader(destination: destination, resumable: resumable, decodedLimit: decodedLimit, progress: progress)
+        return try await downloader.run { headers in
             try await bytes(AdjustedEndpoint(base: endpoint, addedHeaders: headers))
         }
     }
@@ -50,6 +57,8 @@ extension APIClient {
 private struct Downloader {
     let destination: URL
     let resumable: Bool
+    /// The most bytes a body the server compressed (though asked not to) may decode to.
+    let decodedLimit: Int
     let progress: ProgressHandler?
 
     func run(_ send: ([String: String]) async throws -> StreamedResponse) async throws -> DownloadedFile {
@@ -119,8 +128,13 @@ private struct Downloader {
         let reporter = progress.map { ProgressReporter(completed: offset, total: total, handler: $0) }
         reporter?.start(completed: offset, total: total)
         var written = offset
+        // Decoded by the transport: nothing the server declared bounds what it decodes to.
+        let limit = answer.response.isContentCoded ? decodedLimit : nil
         do {
             for try await chunk in answer.body {
+                if let limit, written - offset + Int64(chunk.count) > limit {
+                    throw NetworkError.responseTooLarge(limit: limit, request: answer.request)
+                }
                 do {
                     try handle.write(contentsOf: chunk)
                 } catch {
