@@ -13,7 +13,9 @@ struct RequestCommand: AsyncParsableCommand {
         discussion: """
             Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed),
             or saves the body to a file with -o (and continues an interrupted download with -C). With --events,
-            the answer is printed as it arrives (Server-Sent Events one by one, JSON lines as they come).
+            a Server-Sent Events stream is printed event by event, and reconnected (with Last-Event-ID) when
+            the connection drops, until the server answers 204; with --live, any answer (JSON lines) is printed
+            as it arrives.
             Files given with --data @path and --form name=@path are streamed from disk. A progress bar
             is drawn on standard error when it is a terminal.
             Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer,
@@ -40,10 +42,12 @@ struct RequestCommand: AsyncParsableCommand {
     var form: [String] = []
 
     @Flag(
-        name: [.customLong("events"), .customLong("live")],
         help:
-            "Print the answer as it arrives: Server-Sent Events one by one, anything else (JSON lines) chunk by chunk; for answers that never end."
+            "Read a Server-Sent Events stream: print each event as it arrives, reconnect when the connection drops (a '* reconnecting' line says when and why), stop at the server's 204."
     )
+    var events = false
+
+    @Flag(help: "Print the answer chunk by chunk as it arrives (JSON lines, logs): for answers that never end.")
     var live = false
 
     @Option(
@@ -57,7 +61,8 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
     var transport: TransportChoice = .ahc
 
-    @Option(help: "Seconds to wait for the whole exchange.")
+    @Option(
+        help: "Seconds to wait for the whole exchange; with -o, --events or --live, for the head and then for each next part of the body.")
     var timeout: Double = 30
 
     @Option(
@@ -93,6 +98,9 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if `continue`, output == nil {
             throw CLIError.usage("-C/--continue needs -o/--output: a download can only be continued into a file")
+        }
+        if [events, live, output != nil].filter({ $0 }).count > 1 {
+            throw CLIError.usage("--events, --live and -o/--output are different ways to read an answer: choose one")
         }
     }
 
@@ -151,6 +159,14 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             var request = prepared.request
             request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
+            if events {
+                do {
+                    try await Self.printEvents(client.events(request).updates, verbose: verbose)
+                } catch NetworkError.decodingFailed(let failure) where failure.typeName == "ServerSentEvent" {
+                    throw CLIError("\(failure.reason): --events reads Server-Sent Events only; --live prints any answer as it arrives")
+                }
+                return
+            }
             if live {
                 // Streamed: never stored by --cache-dir, no size limit, shown as it arrives.
                 let answer = try await client.bytes(request)
@@ -180,30 +196,44 @@ struct RequestCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints each event (`event`, `id`, `data` lines and a blank line) of a `text/event-stream`
-    /// answer, or each chunk of any other (JSON lines), as soon as it arrives.
+    /// Prints each chunk of an answer (JSON lines, logs) as soon as it arrives.
     private static func printLive(_ answer: StreamedResponse) async throws {
-        guard answer.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") == true else {
-            for try await chunk in answer.body {
-                print(String(decoding: chunk, as: UTF8.self), terminator: "")
-                fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
-            }
-            return
+        for try await chunk in answer.body {
+            print(String(decoding: chunk, as: UTF8.self), terminator: "")
+            fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
         }
-        var parser = ServerSentEventParser(maxEventSize: 1024 * 1024)
-        do {
-            for try await chunk in answer.body {
-                for event in try parser.events(in: chunk) {
-                    var lines = ["event: \(event.event)"]
-                    if !event.id.isEmpty { lines.append("id: \(event.id)") }
-                    lines += event.data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }
-                    print(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Prints a Server-Sent Events stream as the library reads it: the first answer's head, each
+    /// event (`event`, `id`, `data` lines and a blank line), each reconnection, and with `verbose`
+    /// the server's comments (heartbeats).
+    private static func printEvents(_ updates: ServerSentEvents.Updates, verbose: Bool) async throws {
+        var connections = 0
+        for try await update in updates {
+            switch update {
+            case .connected(let response):
+                connections += 1
+                if connections == 1 {
+                    print(ResponsePrinter.statusLine(response))
+                    ResponsePrinter.headerLines(response.headerFields).forEach { print($0) }
+                    print("")
+                } else {
+                    print("* reconnected: \(ResponsePrinter.statusLine(response))")
                 }
-                fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
+            case .event(let event):
+                var lines = ["event: \(event.event)"]
+                if !event.id.isEmpty { lines.append("id: \(event.id)") }
+                lines += event.data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }
+                print(lines.joined(separator: "\n") + "\n")
+            case .comment(let text):
+                if verbose { print(text.isEmpty ? "* comment" : "* comment: \(text)") }
+            case .reconnecting(let wait, let reason):
+                let why = reason.map { "the connection broke (\($0.localizedDescription))" } ?? "the server closed the connection"
+                print("* \(why); reconnecting in \(wait.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
             }
-        } catch is ServerSentEventParser.EventTooLarge {
-            throw CLIError("an event is larger than 1 MiB")
+            fflush(nil)  // every stream: `stdout` itself is not concurrency-safe to name
         }
+        print("* the server has no more events (204 No Content)")
     }
 
     /// `-o FILE`: the body streamed to a file, with a progress bar on a terminal; the status line

@@ -4,7 +4,8 @@ package import Foundation
 /// "server-sent events" section says (§9.2.6, "interpreting an event stream"), chunk by chunk.
 ///
 /// - Lines end in CR, LF or CRLF, also across chunks; one leading BOM is dropped.
-/// - A line starting with `:` is a comment; a line without a colon is a field with an empty value;
+/// - A line starting with `:` is a comment (ignored, or handed to a caller that asks for them); a
+///   line without a colon is a field with an empty value;
 ///   one space after the colon is dropped.
 /// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event ID buffer
 ///   (ignored when it contains NUL), which becomes the last event ID only at the blank line that ends
@@ -57,8 +58,12 @@ package struct ServerSentEventParser {
         return events
     }
 
-    /// Calls `body` with each event `chunk` completes, in order; lines are read in place.
-    package mutating func forEachEvent(in chunk: Data, _ body: (ServerSentEvent) -> Void) throws(EventTooLarge) {
+    /// Calls `body` with each event `chunk` completes, in order, and `comment` (when given) with
+    /// the text of each comment line, without its colon and one space after it; lines are read in
+    /// place.
+    package mutating func forEachEvent(
+        in chunk: Data, comment: ((String) -> Void)? = nil, _ body: (ServerSentEvent) -> Void
+    ) throws(EventTooLarge) {
         // Moved out (not copied) while its lines are processed, so that its buffer stays unshared.
         var splitter = self.splitter
         self.splitter = LineSplitter(maxLineLength: 0)
@@ -69,6 +74,11 @@ package struct ServerSentEventParser {
                 if !sawFirstLine {
                     sawFirstLine = true
                     if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = UnsafeBufferPointer(rebasing: line.dropFirst(3)) }
+                }
+                if let comment, line.first == UInt8(ascii: ":") {
+                    let text = line.dropFirst(line.count > 1 && line[1] == UInt8(ascii: " ") ? 2 : 1)
+                    comment(String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self))
+                    return
                 }
                 if let event = try process(line) { body(event) }
             }

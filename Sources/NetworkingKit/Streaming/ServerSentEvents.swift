@@ -23,127 +23,83 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     /// Reads events; one iterator is one logical stream, its connections made one after the other.
     public final class AsyncIterator: AsyncIteratorProtocol {
-        private let connect: @Sendable ([String: String]) async throws -> StreamedResponse
-        private let options: EventStreamOptions
-        private var parser: ServerSentEventParser
-        private var body: HTTPBody.Iterator?
-        private var request: RequestSummary?
-        /// Events parsed but not yet returned: `ready[readyIndex...]` (an index, not `removeFirst`,
-        /// so a chunk of many events costs one pass).
-        private var ready: [ServerSentEvent] = []
-        private var readyIndex = 0
-        private var connections = 0
-        /// Reconnections since the last event.
-        private var failedReconnects = 0
-        private var lastError: (any Error)?
-        private var finished = false
+        private let reader: EventStreamReader
 
-        init(connect: @escaping @Sendable ([String: String]) async throws -> StreamedResponse, options: EventStreamOptions) {
-            self.connect = connect
-            self.options = options
-            self.parser = ServerSentEventParser(maxEventSize: options.maxEventSize, lastEventID: options.lastEventID)
+        init(reader: EventStreamReader) {
+            self.reader = reader
         }
 
         /// The next event, or `nil` once the server has said (with a `204`) that there are no more.
         public func next() async throws -> ServerSentEvent? {
-            while true {
-                if readyIndex < ready.count {
-                    defer { readyIndex += 1 }
-                    return ready[readyIndex]
-                }
-                if finished { return nil }
-                do {
-                    try Task.checkCancellation()
-                    if body == nil, try await !open() { return nil }
-                    try await read()
-                } catch {
-                    throw finish(with: error)
-                }
+            while let update = try await reader.next() {
+                if case .event(let event) = update { return event }
             }
+            return nil
         }
 
-        /// Connects (waiting first when it is a reconnection); `false` when the server said stop.
-        private func open() async throws -> Bool {
-            if connections > 0 {
-                failedReconnects += 1
-                guard failedReconnects <= options.maxReconnects else {
-                    throw lastError ?? NetworkError.transport(TransportFailure(kind: .connectionLost, request: request))
-                }
-                try await options.clock.sleep(for: options.delay(attempt: failedReconnects, serverRetry: parser.retry))
-            }
-            connections += 1
-            var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
-            if !parser.lastEventID.isEmpty { headers["Last-Event-ID"] = parser.lastEventID }
-            let answer: StreamedResponse
-            do {
-                answer = try await connect(headers)
-            } catch let error as NetworkError where connections > 1 && Self.isReconnectable(error) {
-                // A reconnection that failed below HTTP counts against the limit and is tried again.
-                lastError = error
-                return true
-            }
-            request = answer.request
-            if answer.status == .noContent {
-                finished = true
-                return false
-            }
-            let type = answer.headerFields[.contentType]?.lowercased() ?? ""
-            guard type.hasPrefix("text/event-stream") else {
-                throw NetworkError.decodingFailed(
-                    DecodingFailure(
-                        typeName: "ServerSentEvent", codingPath: "",
-                        reason: "the answer is \(type.isEmpty ? "without a content type" : type), not text/event-stream",
-                        snippet: "", request: answer.request, underlying: nil))
-            }
-            body = answer.body.makeAsyncIterator()
-            return true
-        }
-
-        /// Reads one chunk: its events become ready; the end or a break of the connection leads
-        /// to a reconnection.
-        private func read() async throws {
-            guard var current = body else { return }
-            do {
-                guard let chunk = try await current.next() else {
-                    dropConnection(nil)
-                    return
-                }
-                body = current
-                ready.removeAll(keepingCapacity: true)
-                readyIndex = 0
-                try parser.forEachEvent(in: chunk) { ready.append($0) }
-                if !ready.isEmpty { failedReconnects = 0 }
-            } catch is ServerSentEventParser.EventTooLarge {
-                throw NetworkError.responseTooLarge(limit: options.maxEventSize, request: request)
-            } catch let error as NetworkError where Self.isReconnectable(error) {
-                dropConnection(error)
-            }
-        }
-
-        private func dropConnection(_ error: (any Error)?) {
-            body = nil
-            parser.finish()
-            if let error { lastError = error }
-        }
-
-        private func finish(with error: any Error) -> any Error {
-            finished = true
-            body = nil
-            if error is CancellationError || Task.isCancelled { return NetworkError.cancelled }
-            return error
-        }
-
-        /// Failures after which a stream reconnects: the connection, not the server's answer.
-        private static func isReconnectable(_ error: NetworkError) -> Bool {
-            switch error {
-            case .transport, .timeout: true
-            default: false
-            }
+        /// Closes the connection and connects again at the next ``next()``, at once, with
+        /// `Last-Event-ID` (so no event is lost or repeated); the count of reconnections that
+        /// brought no event starts again. For an app that knows the connection is stale (it
+        /// was in the background, its credentials changed) before the server does.
+        public func restart() {
+            reader.restart()
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(connect: connect, options: options)
+        AsyncIterator(reader: EventStreamReader(connect: connect, options: options, reportsEverything: false))
+    }
+
+    /// The same stream with everything that happens on it: each connection opened, each
+    /// reconnection and its wait and reason, the server's comments, and the events; see
+    /// ``EventStreamUpdate``.
+    ///
+    /// ```swift
+    /// for try await update in client.events(Feeds.live).updates {
+    ///     switch update {
+    ///     case .connected: status = "live"
+    ///     case .reconnecting(let wait, _): status = "reconnecting in \(wait)"
+    ///     case .event(let event): handle(event)
+    ///     case .comment: break
+    ///     }
+    /// }
+    /// ```
+    public var updates: Updates {
+        Updates(connect: connect, options: options)
+    }
+
+    /// A stream's updates: the answer of ``ServerSentEvents/updates``.
+    public struct Updates: AsyncSequence, Sendable {
+        public typealias Element = EventStreamUpdate
+        public typealias Failure = any Error
+
+        let connect: @Sendable (_ headers: [String: String]) async throws -> StreamedResponse
+        let options: EventStreamOptions
+
+        /// Reads updates; one iterator is one logical stream.
+        public final class AsyncIterator: AsyncIteratorProtocol {
+            private let reader: EventStreamReader
+
+            init(reader: EventStreamReader) {
+                self.reader = reader
+            }
+
+            /// The next update, or `nil` once the server has said (with a `204`) that there are no more.
+            public func next() async throws -> EventStreamUpdate? {
+                try await reader.next()
+            }
+
+            /// Closes the connection and connects again at the next ``next()``, at once, with
+            /// `Last-Event-ID`: also after a ``EventStreamUpdate/reconnecting(after:reason:)``,
+            /// whose wait it skips. The count of reconnections that brought no event starts again.
+            public func restart() {
+                reader.restart()
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(reader: EventStreamReader(connect: connect, options: options, reportsEverything: true))
+        }
     }
 }
 

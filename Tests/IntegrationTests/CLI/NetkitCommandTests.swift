@@ -241,19 +241,36 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("request --events prints Server-Sent Events and JSON lines as they arrive", arguments: ["ahc", "urlsession"])
+    @Test(
+        "request --events reads a stream through the library: every event, a reconnection with Last-Event-ID after a drop, the end at 204; --live prints JSON lines",
+        arguments: ["ahc", "urlsession"])
     func liveAnswers(transport: String) async throws {
         try await withDemoServer { server in
+            // Events 1-5, then the server drops the connection midway; 6-10 after the reconnection.
             let events = try await Self.netkit([
-                "request", "GET", "\(server.baseURL.absoluteString)/events?count=3", "--events", "--transport", transport,
+                "request", "GET", "\(server.baseURL.absoluteString)/events?count=10&drop_after=5&retry=500", "--events",
+                "--transport", transport,
             ])
             #expect(events.status == 0, "\(events.error)")
-            #expect(events.output.contains("event: tick\nid: 3\ndata: {\"n\":3}\n"))
+            let ids = events.output.split(separator: "\n").filter { $0.hasPrefix("id: ") }
+            #expect(ids.map(String.init) == (1...10).map { "id: \($0)" })
+            #expect(events.output.contains("event: tick\nid: 10\ndata: {\"n\":10}\n"))
+            #expect(events.output.contains("* the connection broke ("))
+            #expect(events.output.contains("* reconnected: HTTP 200 OK"))
+            #expect(events.output.hasSuffix("* the server has no more events (204 No Content)\n"))
+            #expect(server.stats.lastEventIDs.contains("5"))
+
             let lines = try await Self.netkit([
-                "request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--events", "--transport", transport,
+                "request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--live", "--transport", transport,
             ])
             #expect(lines.status == 0, "\(lines.error)")
             #expect(lines.output.hasSuffix("{\"id\":1,\"title\":\"Item 1\"}\n{\"id\":2,\"title\":\"Item 2\"}\n"))
+
+            let notEvents = try await Self.netkit([
+                "request", "GET", "\(server.baseURL.absoluteString)/ndjson?count=2", "--events", "--transport", transport,
+            ])
+            #expect(notEvents.status == 1)
+            #expect(notEvents.error.contains("not text/event-stream: --events reads Server-Sent Events only"), "\(notEvents.error)")
         }
     }
 

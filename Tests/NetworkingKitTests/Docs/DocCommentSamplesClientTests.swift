@@ -287,6 +287,19 @@ private enum DocCommentClientSamples {
         // </doc-sample>
     }
 
+    static func eventStreamUpdatesSample(client: LiveAPIClient, status: inout String, handle: (ServerSentEvent) -> Void) async throws {
+        // <doc-sample>
+        for try await update in client.events(Feeds.live).updates {
+            switch update {
+            case .connected: status = "live"
+            case .reconnecting(let wait, _): status = "reconnecting in \(wait)"
+            case .event(let event): handle(event)
+            case .comment: break
+            }
+        }
+        // </doc-sample>
+    }
+
     static func serverSentEventsSample(client: LiveAPIClient) async throws {
         // <doc-sample>
         for try await event in client.events(Feeds.live) {

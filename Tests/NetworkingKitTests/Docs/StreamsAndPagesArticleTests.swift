@@ -35,6 +35,21 @@ private enum StreamsAndPagesArticleSamples {
         // </article-sample>
     }
 
+    static func updates(client: LiveAPIClient, networkCameBack: Bool) async throws {
+        // <article-sample>
+        let updates = client.events(Request<Data>(path: "/events")).updates.makeAsyncIterator()
+        while let update = try await updates.next() {
+            switch update {
+            case .connected(let response): print("live", response.status)
+            case .reconnecting(let wait, let reason): print("reconnecting in", wait, reason?.localizedDescription ?? "")
+            case .comment: continue  // a heartbeat
+            case .event(let event): print(event.data)
+            }
+            if networkCameBack { updates.restart() }
+        }
+        // </article-sample>
+    }
+
     static func lines(client: LiveAPIClient) async throws {
         // <article-sample>
         do {
