@@ -10,7 +10,9 @@ import Logging
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the DemoAPI server in the foreground until Ctrl-C."
+        abstract: "Run the DemoAPI server in the foreground until Ctrl-C.",
+        discussion:
+            "Prints the routes it serves when it starts (each path, its methods, what it answers and its query parameters); GET / serves the same list."
     )
 
     @Option(help: "The port to listen on (0 picks a free one).")
@@ -46,7 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Unbuffered: scripts read these lines through a pipe, where print's output would wait for exit.
         FileHandle.standardOutput.write(
-            Data("DemoAPI listening on \(server.baseURL) (Ctrl-C to stop)\nTry: netkit request GET \(server.baseURL)/films\n".utf8))
+            Data(
+                ("DemoAPI listening on \(server.baseURL) (Ctrl-C to stop)\nTry: netkit request GET \(server.baseURL)/films\n\n"
+                    + "Routes (also at GET \(server.baseURL)/):\n" + server.routeIndex.map { "  \($0)\n" }.joined()).utf8))
 
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
             Task { await server.stop() }

@@ -17,7 +17,7 @@ func withDemoRouter<Value: Sendable>(
 ) async throws -> Value {
     let state = DemoState(accessTokenLifetime: accessTokenLifetime, refreshTokenLifetime: .seconds(3600))
     let app = DemoApplication.make(
-        state: state,
+        router: DemoApplication.makeRouter(state: state),
         host: "127.0.0.1",
         port: 0,
         logger: Logger(label: "DemoAPITests", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -1,4 +1,5 @@
 #if DemoAPI
+import HTTPTypes  // names `HTTPFields`, which Hummingbird does not re-export
 import Hummingbird
 import Logging
 import NIOCore
@@ -17,6 +18,14 @@ enum DemoApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         // Added next so it also wraps the router's own 404 for unknown paths.
         router.add(middleware: ErrorMiddleware())
+
+        // The index of every route, read off the router once all are registered (below).
+        let index = Locked("")
+        router.get("/") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: index.withLock { $0 })))
+        }
 
         // Registered before the stats middleware: reading the counters does not change them.
         router.get("/stats") { _, _ in
@@ -40,20 +49,22 @@ enum DemoApplication {
         StreamRoutes(state: state).register(on: router)
         TodoPageRoutes(state: state).register(on: router)
         CacheScriptRoutes(state: state).register(on: router)
+        let text = RouteIndex.text(of: router)
+        index.withLock { $0 = text }
         return router
     }
 
-    /// The application serving ``makeRouter(state:)`` on `host:port`; `onServerRunning` receives the
+    /// The application serving `router` (from ``makeRouter(state:)``) on `host:port`; `onServerRunning` receives the
     /// listening channel, which is how the caller learns the port really bound.
     static func make(
-        state: DemoState,
+        router: Router<DemoRequestContext>,
         host: String,
         port: Int,
         logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(state: state),
+            router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "DemoAPI"),
             onServerRunning: onServerRunning,
             logger: logger

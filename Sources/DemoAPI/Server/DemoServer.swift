@@ -64,14 +64,20 @@ public final class DemoServer: Sendable {
     public let baseURL: URL
     /// The request counters, the same as `GET /stats` serves.
     public var stats: DemoStats { state.stats }
+    /// One line per route, with its methods and what it answers: what `GET /` serves, after a
+    /// title line.
+    public let routeIndex: [String]
 
     private let state: DemoState
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
     private let stopRequested = Locked(false)
 
-    private init(port: Int, baseURL: URL, state: DemoState, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(
+        port: Int, baseURL: URL, state: DemoState, routeIndex: [String], group: ServiceGroup, task: Task<Void, any Error>
+    ) {
         self.port = port
+        self.routeIndex = routeIndex
         self.baseURL = baseURL
         self.state = state
         self.group = group
@@ -85,8 +91,10 @@ public final class DemoServer: Sendable {
             refreshTokenLifetime: configuration.refreshTokenLifetime
         )
         let signal = StartupSignal()
+        let router = DemoApplication.makeRouter(state: state)
+        let routeIndex = RouteIndex.lines(of: router)
         let application = DemoApplication.make(
-            state: state,
+            router: router,
             host: configuration.host,
             port: configuration.port,
             logger: configuration.logger
@@ -123,7 +131,7 @@ public final class DemoServer: Sendable {
                 throw StartError.invalidHost(configuration.host)
             }
             state.setBoundAuthority(host: host, port: port)
-            return DemoServer(port: port, baseURL: baseURL, state: state, group: group, task: task)
+            return DemoServer(port: port, baseURL: baseURL, state: state, routeIndex: routeIndex, group: group, task: task)
         } catch {
             // Never leave a half-started server running behind a thrown error.
             task.cancel()

@@ -434,6 +434,9 @@ struct NetkitCommandTests {
         }
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("DemoAPI stopped."))
+        // The routes, so that a newcomer does not have to read the source to find them.
+        #expect(run.output.contains("Routes (also at GET http://127.0.0.1:"))
+        #expect(run.output.contains("\n  GET /events "), "stdout: \(run.output)")
         // -v promised a line per request and logged none; a clean Ctrl-C logged two errors.
         #expect(run.error.contains("hb.request.method=GET hb.request.path=/films"), "stderr: \(run.error)")
         #expect(!run.error.contains(" error "), "stderr: \(run.error)")
