@@ -38,7 +38,13 @@ struct CLIError: Error, CustomStringConvertible {
         switch error {
         case .transport(let failure):
             let target = failure.request.map { "\($0.url?.absoluteString ?? "the server")" } ?? "the server"
-            self.init("cannot reach \(target): \(Self.phrase(for: failure.kind))")
+            // Where the server was reached, what failed is its answer.
+            switch failure.kind {
+            case .truncatedBody: self.init("the answer from \(target) was cut off before its end")
+            case .connectionLost: self.init("the connection to \(target) was closed before the answer was complete")
+            case .invalidResponse: self.init("the answer from \(target) was not valid HTTP")
+            default: self.init("cannot reach \(target): \(Self.phrase(for: failure.kind))")
+            }
         case .timeout(let request):
             self.init("no answer in time from \(request?.url?.absoluteString ?? "the server")")
         case .invalidURL, .invalidRequest, .encodingFailed:
@@ -51,13 +57,10 @@ struct CLIError: Error, CustomStringConvertible {
     private static func phrase(for kind: TransportFailure.Kind) -> String {
         switch kind {
         case .connectionRefused: "connection refused (is the server running?)"
-        case .connectionLost: "the connection was closed before the answer was complete"
         case .hostNotFound: "host not found"
         case .notConnected: "the network is unreachable"
         case .secureConnectionFailed: "the TLS connection failed (is the certificate trusted?)"
-        case .invalidResponse: "the answer was not valid HTTP"
-        case .truncatedBody: "the answer's body ended early"
-        case .other: "transport failure"
+        case .connectionLost, .invalidResponse, .truncatedBody, .other: "transport failure"
         }
     }
 }

@@ -10,17 +10,18 @@ struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
         abstract: "Send one request through NetworkingKit and show the answer.",
-        discussion: """
-            Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed),
-            or saves the body to a file with -o (and continues an interrupted download with -C). With --events,
-            a Server-Sent Events stream is printed event by event, and reconnected (with Last-Event-ID) when
-            the connection drops, until the server answers 204; with --live, any answer (JSON lines) is printed
-            as it arrives.
-            Files given with --data @path and --form name=@path are streamed from disk. A progress bar
-            is drawn on standard error when it is a terminal.
-            Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer,
-            3, 4 or 5 for a 3xx, 4xx or 5xx answer, and 1 when no answer arrived.
-            """
+        // One line per paragraph: ArgumentParser wraps each to the terminal and keeps every line break.
+        discussion: [
+            "Prints the status, the response headers (secrets redacted) and the body (JSON pretty-printed), or saves"
+                + " the body to a file with -o (and continues an interrupted download with -C).",
+            "With --events, a Server-Sent Events stream is printed event by event, and reconnected (with"
+                + " Last-Event-ID) when the connection drops, until the server answers 204; with --live, any answer"
+                + " (JSON lines) is printed as it arrives.",
+            "Files given with --data @path and --form name=@path are streamed from disk. A progress bar is drawn on"
+                + " standard error when it is a terminal.",
+            "Redirects are followed by NetworkingKit's RedirectPolicy. The exit status is 0 for a 2xx answer, 3, 4 or"
+                + " 5 for a 3xx, 4xx or 5xx answer, and 1 when no answer arrived.",
+        ].joined(separator: "\n\n")
     )
 
     @Argument(help: "The HTTP method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS.")
@@ -29,7 +30,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Argument(help: "The absolute http(s) URL.")
     var url: String
 
-    @Option(name: .customShort("H"), help: "A request header, 'Name: value' (repeatable).")
+    @Option(name: .customShort("H"), help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
     var header: [String] = []
 
     @Option(help: "A JSON body, sent with Content-Type: application/json.")
@@ -254,7 +255,7 @@ struct RequestCommand: AsyncParsableCommand {
                 request, to: destination, resumable: `continue`,
                 progress: ProgressBar.forTerminal(label: "download")?.handler)
         } catch let error as NetworkError {
-            guard let failure = error.failure else { throw CLIError(error) }
+            guard let failure = error.failure else { throw Self.downloadError(error, continuing: `continue`) }
             print(ResponsePrinter.statusLine(failure.response))
             ResponsePrinter.headerLines(failure.response.headerFields).forEach { print($0) }
             throw ExitCode(Int32(failure.status.code / 100))
@@ -264,6 +265,23 @@ struct RequestCommand: AsyncParsableCommand {
         print("")
         let resumed = file.resumedFrom > 0 ? " (continued from byte \(file.resumedFrom))" : ""
         print("Saved \(file.size) bytes to \(output)\(resumed)")
+    }
+
+    /// A download that failed, said in a line; one cut midway says how to continue it.
+    private static func downloadError(_ error: NetworkError, continuing: Bool) -> CLIError {
+        let message = CLIError(error).description
+        let cut: Bool =
+            switch error {
+            case .transport(let failure): failure.kind == .truncatedBody || failure.kind == .connectionLost
+            case .timeout: true
+            default: false
+            }
+        guard cut else { return CLIError(error) }
+        return CLIError(
+            message
+                + (continuing
+                    ? "; the part received is kept: run the same command again to continue it"
+                    : "; with -C, the part received is kept and the next run continues it"))
     }
 
     private struct Prepared {
@@ -433,6 +451,9 @@ private struct VerboseLines: LogHandler {
     }
 
     func log(event: LogEvent) {
+        // NetworkingKit's own lines (a redirect followed, a retry): AsyncHTTPClient's, given the
+        // same logger, describe its connection pool and event loops, which a user cannot act on.
+        guard event.source.hasPrefix("NetworkingKit") else { return }
         let fields = (event.metadata ?? [:]).filter { $0.key != "request-id" }.sorted { $0.key < $1.key }
         print("* \(event.message)" + fields.map { " \($0.key)=\($0.value)" }.joined())
     }

@@ -93,6 +93,8 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
     /// `could not decode PixarFilm at films[0].title: … Body: "<html>…"`.
     public var description: String {
         let location = codingPath.isEmpty ? "" : " at \(codingPath)"
-        return "could not decode \(typeName)\(location): \(reason). Body: \"\(snippet)\""
+        // Foundation's reasons end with a full stop of their own ("... but found a string instead.").
+        let stop = reason.last.map { ".!?".contains($0) } ?? false ? "" : "."
+        return "could not decode \(typeName)\(location): \(reason)\(stop) Body: \"\(snippet)\""
     }
 }

@@ -218,6 +218,9 @@ struct NetkitCommandTests {
             let url = "\(server.baseURL.absoluteString)/files/300000?seed=6&cut_at=100000"
             let cut = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])
             #expect(cut.status == 1, "\(cut.error)")
+            // The server was reached, and the line says how to go on.
+            #expect(cut.error.contains("was cut off before its end; the part received is kept"), "\(cut.error)")
+            #expect(!cut.error.contains("cannot reach"), "\(cut.error)")
             #expect(!FileManager.default.fileExists(atPath: output))
             let resumed = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])
             #expect(resumed.status == 0, "\(resumed.error)")
@@ -335,6 +338,8 @@ struct NetkitCommandTests {
             // (The body is /echo's answer, which quotes the query: the server's text, shown as it is.)
             let libraryLines = lines.filter { $0.hasPrefix("* ") || $0.hasPrefix("> ") }
             #expect(!libraryLines.contains { $0.contains("s3cr3t-value") }, "output: \(hops.output)")
+            // Lines a user can act on, not AsyncHTTPClient's internals ("Request was scheduled on connection ahc-el=...").
+            #expect(!hops.output.contains("ahc-"), "output: \(hops.output)")
 
             let retries = try await Self.netkit([
                 "request", "GET", "\(base)/faults/status/503?key=cli&times=2", "--retry", "2", "-v",
@@ -400,6 +405,10 @@ struct NetkitCommandTests {
             // be in a command line argument; the library's own test covers it.)
             (["request", "GET", "http://127.0.0.1:1/a\r\nX-Injected: 1"], "control character"),
             (["request", "GET", "http://127.0.0.1:1/a\tb"], "control character"),
+            // ArgumentParser's own mistakes, one line too (it printed the usage and a pointer to --help).
+            (["request", "GET", "http://127.0.0.1:1/x", "--bogus"], "Unknown option '--bogus' (see --help)"),
+            (["request", "GET"], "Missing expected argument '<url>' (see --help)"),
+            (["request", "GET", "http://127.0.0.1:1/x", "--events", "--live"], "choose one"),
         ])
     func badInput(arguments: [String], expected: String) async throws {
         let run = try await Self.netkit(arguments)
@@ -440,6 +449,24 @@ struct NetkitCommandTests {
         // -v promised a line per request and logged none; a clean Ctrl-C logged two errors.
         #expect(run.error.contains("hb.request.method=GET hb.request.path=/films"), "stderr: \(run.error)")
         #expect(!run.error.contains(" error "), "stderr: \(run.error)")
+    }
+
+    @Test("--help wraps whole paragraphs and names each option's value")
+    func help() async throws {
+        for command in [["--help"], ["request", "--help"], ["serve", "--help"]] {
+            let run = try await Self.netkit(command)
+            #expect(run.status == 0, "\(run.error)")
+            // The text before USAGE: wrapped by ArgumentParser only, never by a line break of ours
+            // mid-sentence (such a line ended in a comma or a word, then a short line followed).
+            let overview = run.output.components(separatedBy: "USAGE:").first ?? ""
+            let lines = overview.split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) where !line.isEmpty && !next.isEmpty {
+                #expect(line.count + 1 + (next.split(separator: " ").first?.count ?? 0) > 70, "wrapped early: \(line)")
+            }
+        }
+        let request = try await Self.netkit(["request", "--help"])
+        #expect(request.output.contains("-H <header>"))
+        #expect(!request.output.contains("<H>"))
     }
 
     @Test("serve on a port in use is one line and a non-zero exit")

@@ -39,6 +39,12 @@ struct DecodingTests {
         #expect(failure.snippet.hasPrefix(#"[{"id":"1""#))
         #expect(failure.request?.description == "GET https://api.example.com/v1/films")
         #expect(error?.description.contains("[1].title") == true)
+        // One full stop, whether the reason brings its own (Foundation's do) or not.
+        #expect(failure.reason.hasSuffix("."))
+        #expect(error?.description.contains(". Body: ") == true)
+        #expect(error?.description.contains(".. Body: ") == false)
+        let own = DecodingFailure(typeName: "Film", codingPath: "", reason: "no number", snippet: "x", request: nil, underlying: nil)
+        #expect(own.description == #"could not decode Film: no number. Body: "x""#)
     }
 
     @Test("a missing key names the key in the path")
