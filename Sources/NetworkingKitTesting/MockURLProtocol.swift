@@ -14,7 +14,7 @@ public import FoundationNetworking
 ///     return try MockURLProtocol.json([PixarFilm.toyStory], for: request)
 /// }
 /// let transport = URLSessionTransport(configuration: MockURLProtocol.configuration())
-/// let client = LiveAPIClient(baseURL: URL(string: "https://films.test"), transport: transport)
+/// let client = LiveAPIClient(baseURL: URL(string: "https://films.test")!, transport: transport)
 /// let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
 /// ```
 ///

@@ -55,8 +55,12 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// Creates a client with the default coders and limits.
+    ///
+    /// `baseURL` is not optional, so that `URL(string:)` with a typo cannot quietly make a client
+    /// with no base URL: unwrap it where you make it. A client whose endpoints all give absolute
+    /// URLs has none: `LiveAPIClient(configuration: .init(baseURL: nil, ...))`.
     public init(
-        baseURL: URL?,
+        baseURL: URL,
         transport: any HTTPTransport = URLSessionTransport.shared,
         middlewares: [any Middleware] = []
     ) {

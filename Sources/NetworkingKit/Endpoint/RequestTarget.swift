@@ -61,7 +61,7 @@ struct RequestTarget {
     ) throws -> (HTTPRequest, HTTPBody?) {
         // The URL first, so that a bad one is the error reported. Relative to the client's base
         // URL (nearly every call), the request is joined from the base's parts.
-        try URLBuilder.rejectControlCharacters(in: path)
+        try URLBuilder.checkPath(path)
         var request: HTTPRequest
         var fields: HTTPFields
         if let parsedBase,

@@ -18,7 +18,7 @@ enum URLBuilder {
         path: String,
         queryItems: [URLQueryItem]?
     ) throws -> URL {
-        try rejectControlCharacters(in: path)
+        try checkPath(path)
         var base: URL
         // The texts whose `/`-separated segments follow the base's path, in order.
         var segmentSources: (String?, String?) = (nil, nil)
@@ -144,14 +144,20 @@ enum URLBuilder {
         }
     }
 
-    /// Throws when a path or absolute URL as the caller wrote it holds CR, LF, NUL or another
-    /// control character. Foundation's `URL(string:)` would percent-encode them and the request
-    /// would go to a path the caller did not write; a value meant to carry them belongs in a query
-    /// item or behind ``PathSegment/escape(_:)``, which encode them on purpose.
-    static func rejectControlCharacters(in path: String) throws {
+    /// Throws unless `path` can be sent as written: no control character (CR, LF, NUL and the
+    /// others, which signal an injection; a query item or ``PathSegment/escape(_:)`` encodes them
+    /// on purpose), and, in a path relative to a base URL, no `?` or `#`: `"/search?q=toy"` would
+    /// otherwise be sent as `/search%3Fq=toy` and answered 404, where the caller meant a query.
+    static func checkPath(_ path: String) throws {
         if let byte = ControlCharacters.first(in: path) {
             throw NetworkError.invalidURL(
                 ControlCharacters.printable(path), reason: "it contains \(ControlCharacters.name(of: byte))")
+        }
+        if path.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }), !isAbsolute(path) {
+            throw NetworkError.invalidURL(
+                path,
+                reason: "the path holds '?' or '#': give the query as query items (Request's query, APIEndpoint's "
+                    + "queryItems), or escape a value that holds one with PathSegment.escape(_:)")
         }
     }
 

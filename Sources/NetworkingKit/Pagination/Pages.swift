@@ -157,7 +157,7 @@ extension APIClient {
     /// (`<...>; rel="next"`), as GitHub's API and DemoAPI's `/todos` do.
     ///
     /// ```swift
-    /// for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos?_limit=20")).items {
+    /// for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "20")])).items {
     ///     print(todo.title)
     /// }
     /// ```

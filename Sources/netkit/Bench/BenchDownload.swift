@@ -50,7 +50,7 @@ struct BenchDownload: Sendable {
     /// NetworkingKit: `download(_:to:)`, temporary file, length check and `rename` included.
     func client() async throws -> (bytes: Int64, elapsed: Duration) {
         let start = ContinuousClock.now
-        let client = LiveAPIClient(baseURL: nil, transport: AsyncHTTPClientTransport())
+        let client = LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: nil, transport: AsyncHTTPClientTransport()))
         let destination = folder.appendingPathComponent("client.bin")
         defer { try? FileManager.default.removeItem(at: destination) }
         let file = try await client.download(Request<Data>(path: url.absoluteString), to: destination)

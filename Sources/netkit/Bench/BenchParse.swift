@@ -74,7 +74,7 @@ struct BenchParse: Sendable {
 
     private func client(_ block: Data, _ contentType: String) -> LiveAPIClient {
         LiveAPIClient(
-            baseURL: URL(string: "http://generated.invalid"),
+            baseURL: URL(string: "http://generated.invalid")!,
             transport: GeneratedTransport(block: block, records: count, contentType: contentType))
     }
 

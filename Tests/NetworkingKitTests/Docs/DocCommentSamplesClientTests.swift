@@ -235,7 +235,7 @@ private enum DocCommentClientSamples {
 
     static func linkedPagesSample(client: LiveAPIClient) async throws {
         // <doc-sample>
-        for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos?_limit=20")).items {
+        for try await todo in client.pages(following: Request<[TodoDTO]>(path: "/todos", query: [URLQueryItem(name: "limit", value: "20")])).items {
             print(todo.title)
         }
         // </doc-sample>

@@ -103,7 +103,7 @@ private enum DocCommentTestingSamples {
             return try MockURLProtocol.json([PixarFilm.toyStory], for: request)
         }
         let transport = URLSessionTransport(configuration: MockURLProtocol.configuration())
-        let client = LiveAPIClient(baseURL: URL(string: "https://films.test"), transport: transport)
+        let client = LiveAPIClient(baseURL: URL(string: "https://films.test")!, transport: transport)
         let films = try await client.request(PixarAPIEndpoint.films, as: [PixarFilm].self)
         // </doc-sample>
         _ = films

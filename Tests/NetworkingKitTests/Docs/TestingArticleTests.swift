@@ -95,7 +95,7 @@ private enum TestingArticleSamples {
             try MockURLProtocol.json([PixarFilm.toyStory], for: request)
         }
         let transport = URLSessionTransport(configuration: MockURLProtocol.configuration())
-        let client = LiveAPIClient(baseURL: URL(string: "https://films.test"), transport: transport)
+        let client = LiveAPIClient(baseURL: URL(string: "https://films.test")!, transport: transport)
         // </article-sample>
         _ = client
     }

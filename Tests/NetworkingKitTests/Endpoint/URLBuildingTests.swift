@@ -59,8 +59,9 @@ struct URLBuildingTests {
         "characters that cannot appear in a path are escaped",
         arguments: [
             ("/films/toy story", "/v1/films/toy%20story"),
-            ("/films/what?now", "/v1/films/what%3Fnow"),
-            ("/films/a#b", "/v1/films/a%23b"),
+            // A '?' or '#' written in a path is refused (queryInPath); escaped as a segment, it is data.
+            ("/films/\(PathSegment.escape("what?now"))", "/v1/films/what%3Fnow"),
+            ("/films/\(PathSegment.escape("a#b"))", "/v1/films/a%23b"),
             ("/films/café", "/v1/films/caf%C3%A9"),
             ("/films/🎬", "/v1/films/%F0%9F%8E%AC"),
             ("/films/50%", "/v1/films/50%25"),
@@ -189,6 +190,29 @@ struct URLBuildingTests {
         }
         #expect(!reason.isEmpty)
         #expect(transport.requests.isEmpty)
+    }
+
+    @Test(
+        "a relative path holding '?' or '#' fails with invalidURL naming the fix, over a Request and an endpoint, nothing sent",
+        arguments: ["/search?q=toy", "/films#top", "films/up?x"])
+    func queryInPath(path: String) async throws {
+        let (client, transport) = makeClient()
+        for call in [{ try await client.send(Request<Void>(path: path)) }, { try await client.request(TestEndpoint(path: path)) }] {
+            let error = await networkError { try await call() }
+            guard case .invalidURL(let url, let reason) = error else {
+                Issue.record("expected invalidURL, got \(String(describing: error))")
+                continue
+            }
+            #expect(url == path)
+            #expect(reason.contains("query items"))
+        }
+        #expect(transport.requests.isEmpty)
+        // Escaped on purpose, a '?' belongs to its segment; an absolute URL keeps its own query.
+        try await client.send(Request<Void>(path: "/files/\(PathSegment.escape("why?.txt"))"))
+        try await client.send(Request<Void>(path: "https://other.example.com/search?q=toy"))
+        #expect(transport.requests.map { $0.url?.absoluteString } == [
+            "https://api.example.com/v1/files/why%3F.txt", "https://other.example.com/search?q=toy",
+        ])
     }
 
     @Test("no base URL anywhere is an invalidURL error naming the fix")

@@ -141,7 +141,8 @@ struct PageCredentialTests {
     func noBaseURL() async throws {
         let transport = StubTransport(Self.pages(through: ["https://collector.example.net"]))
         let client = LiveAPIClient(
-            baseURL: nil, transport: transport, middlewares: [AuthenticationMiddleware(tokenProvider: FixedTokenProvider())])
+            configuration: LiveAPIClient.Configuration(
+                baseURL: nil, transport: transport, middlewares: [AuthenticationMiddleware(tokenProvider: FixedTokenProvider())]))
         var count = 0
         for try await _ in client.pages(following: Request<[Int]>(path: "https://api.example.com/v1/items")) { count += 1 }
         #expect(count == 2)

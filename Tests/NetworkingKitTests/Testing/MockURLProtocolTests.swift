@@ -12,7 +12,7 @@ import FoundationNetworking
 /// its own host, so that tests running in parallel never see each other's handler.
 private func client(host: String) -> LiveAPIClient {
     let transport = URLSessionTransport(configuration: MockURLProtocol.configuration())
-    return LiveAPIClient(baseURL: URL(string: "https://\(host)"), transport: transport)
+    return LiveAPIClient(baseURL: URL(string: "https://\(host)")!, transport: transport)
 }
 
 private let up = PixarFilm(

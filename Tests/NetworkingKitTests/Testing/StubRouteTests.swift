@@ -5,7 +5,7 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-private let baseURL = URL(string: "https://films.test/v1")
+private let baseURL = URL(string: "https://films.test/v1")!
 
 private let toyStory = PixarFilm(
     id: "toy-story", title: "Toy Story", releaseYear: 1995, releaseDate: Date(timeIntervalSince1970: 0),
