@@ -210,9 +210,10 @@ struct URLBuildingTests {
         // Escaped on purpose, a '?' belongs to its segment; an absolute URL keeps its own query.
         try await client.send(Request<Void>(path: "/files/\(PathSegment.escape("why?.txt"))"))
         try await client.send(Request<Void>(path: "https://other.example.com/search?q=toy"))
-        #expect(transport.requests.map { $0.url?.absoluteString } == [
-            "https://api.example.com/v1/files/why%3F.txt", "https://other.example.com/search?q=toy",
-        ])
+        #expect(
+            transport.requests.map { $0.url?.absoluteString } == [
+                "https://api.example.com/v1/files/why%3F.txt", "https://other.example.com/search?q=toy",
+            ])
     }
 
     @Test("no base URL anywhere is an invalidURL error naming the fix")
