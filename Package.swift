@@ -80,10 +80,15 @@ let package = Package(
         ),
         // The system's zlib: the AsyncHTTPClient transport decodes gzip and deflate bodies itself.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // One file each: a build without the trait a product needs stops at once, with one error
+        // that says what to write.
+        .target(name: "AsyncHTTPClientTraitCheck", swiftSettings: strictSettings),
+        .target(name: "DemoAPITraitCheck", swiftSettings: strictSettings),
         // The fast transport for Linux and servers.
         .target(
             name: "NetworkingKitAsyncHTTPClient",
             dependencies: [
+                "AsyncHTTPClientTraitCheck",
                 "NetworkingKit",
                 "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: whenAsyncHTTPClient),
@@ -99,13 +104,14 @@ let package = Package(
         .target(
             name: "DemoAPI",
             dependencies: [
+                "DemoAPITraitCheck",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird", condition: whenDemoAPI),
                 .product(name: "NIOPosix", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenDemoAPI),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: whenDemoAPI),
                 .product(name: "MultipartKit", package: "multipart-kit", condition: whenDemoAPI),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto", condition: whenDemoAPI),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "Logging", package: "swift-log"),

@@ -153,7 +153,7 @@ struct BenchCommand: AsyncParsableCommand {
             "netkit bench: \(requests) × \(answer.summary) per scenario and round, \(concurrency) at a time, \(rounds) rounds, against \(server)."
         )
         #if DEBUG
-        print("Note: this is a debug build; `swift run -c release netkit bench` gives figures worth quoting.")
+        print("Note: this is a debug build; `swift run -c release --traits DemoAPI netkit bench` gives figures worth quoting.")
         #endif
         let load = BenchLoad(requests: requests, concurrency: concurrency)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
