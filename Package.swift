@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "NetworkingKitTesting", targets: ["NetworkingKitTesting"]),
         .library(name: "NetworkingKitAsyncHTTPClient", targets: ["NetworkingKitAsyncHTTPClient"]),
         .library(name: "DemoAPI", targets: ["DemoAPI"]),
+        // The samples' models and services, so that a sample can be tried as it is written.
+        .library(name: "ExampleServices", targets: ["ExampleServices"]),
         .executable(name: "netkit", targets: ["netkit"]),
     ],
     traits: [

@@ -4,7 +4,7 @@ public import NetworkingKit
 ///
 /// ```swift
 /// let progress = ProgressRecorder()
-/// _ = try await client.download(Request<Data>(path: "/reel"), to: destination, progress: progress.handler)
+/// _ = try await client.download(Request<Data>(path: "/films/up/trailer"), to: destination, progress: progress.handler)
 /// #expect(progress.isMonotone(endingAt: 4_194_304))
 /// ```
 public final class ProgressRecorder: Sendable {

@@ -1,4 +1,5 @@
 #if DemoAPI
+import Foundation
 import Hummingbird
 
 /// `/auth/login`, `/auth/refresh`, `/auth/expire` and `/me`: bearer tokens with rotation and test
@@ -30,6 +31,26 @@ struct AuthRoutes: Sendable {
         }
     }
 
+    /// The login's fields: a JSON object, or a form (`application/x-www-form-urlencoded`) as
+    /// OAuth 2's password grant sends them (`grant_type=password&username=...&password=...`).
+    private static func credentials(from request: Request) async throws -> [String: JSONValue] {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            return try await JSONBody.object(from: request)
+        }
+        let buffer = try await JSONBody.collect(request, limit: JSONBody.defaultLimit)
+        var fields: [String: JSONValue] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // `+` is a space in a form; a malformed escape is the client's mistake, said as one.
+            let decoded = parts.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decoded.first ?? nil, let value = decoded.count > 1 ? decoded[1] : "" else {
+                throw APIError.badRequest("The form body is not valid application/x-www-form-urlencoded.")
+            }
+            fields[name] = .string(value)
+        }
+        return fields
+    }
+
     private struct TokenPair: Encodable {
         var accessToken: String
         var refreshToken: String
@@ -56,7 +77,7 @@ struct AuthRoutes: Sendable {
 
     private func login(_ request: Request) async throws -> Response {
         state.stats.recordLogin()
-        let body = try await JSONBody.object(from: request)
+        let body = try await Self.credentials(from: request)
         var errors: [APIError.FieldError] = []
         for field in ["username", "password"] where body[field]?.stringValue?.isEmpty ?? true {
             errors.append(.init(field: field, message: "is required"))

@@ -18,11 +18,13 @@ enum RouteIndex {
         "/films": "the Pixar films, with ETag and Last-Modified (?max_age=S sets Cache-Control: max-age)",
         "/films/{id}": "one film by id (toy-story, up...), 404 for an unknown one",
         "/films/{id}/characters": "a film's characters",
+        "/films/{id}/trailer": "a film's trailer: 4 MiB with ETag, Last-Modified and ranges (the options of /files/{n})",
         "/films/{id}/rating": "rates a film: {\"rating\": 1-5, \"comment\": ...}",
         "/search": "films and characters whose name holds ?q=",
         // Todos (camelCase JSON), pages.
         "/todos": "the todos (?userId= &completed=true|false, ?page=P&limit=L with a Link header); POST adds one",
         "/todos/{id}": "one todo",
+        "/todos/export": "every todo, as JSON lines",
         "/pages/todos": "the todos by page number in the body (?page=P&limit=L)",
         "/cursor/todos": "the todos by opaque cursor (?cursor=C&limit=L)",
         // Authentication.
@@ -33,6 +35,7 @@ enum RouteIndex {
         // Streams.
         "/events": "Server-Sent Events 1...?count=N after Last-Event-ID (&drop_after=K &retry=MS &heartbeat=MS &auth=required)",
         "/ndjson": "JSON lines (?count=N)",
+        "/feed": "the same stream as /events",
         // Transfers.
         "/files/{n}": "a file of n bytes with ETag, Last-Modified and ranges (?seed= &key= &cut_at=K &ranges=ignore &validators=none)",
         "/files/versions/{key}": "a new version of the files asked for with ?key={key}: new bytes, new ETag",

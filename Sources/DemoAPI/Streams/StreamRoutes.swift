@@ -3,7 +3,7 @@ import HTTPTypes  // names `HTTPField`, which Hummingbird does not re-export
 import Hummingbird
 import NIOCore
 
-/// Live answers: `/events`, a Server-Sent Events stream, and `/ndjson`, JSON lines.
+/// Live answers: `/events` (also at `/feed`), a Server-Sent Events stream, and `/ndjson`, JSON lines.
 ///
 /// `/events?count=N` sends events `1...N` (`id: i`, `event: tick`, `data: {"n":i}`), starting after
 /// the request's `Last-Event-ID`, so a client that reconnects continues where it was; once every
@@ -24,6 +24,10 @@ struct StreamRoutes: Sendable {
 
     func register(on router: Router<DemoRequestContext>) {
         router.get("/events") { request, context in
+            try events(request, context)
+        }
+        // The live feed the DocC samples read: the same stream.
+        router.get("/feed") { request, context in
             try events(request, context)
         }
         router.get("/ndjson") { request, _ in

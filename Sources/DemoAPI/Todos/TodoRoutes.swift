@@ -1,8 +1,12 @@
 #if DemoAPI
+import HTTPTypes  // names `HTTPFields`, which Hummingbird does not re-export
 import Hummingbird
+import NIOCore
 
 /// `/todos` and `/todos/{id}`: a jsonplaceholder-style CRUD API with filters, pagination headers and
-/// validation errors, for testing a client's request bodies and header handling.
+/// validation errors, for testing a client's request bodies and header handling. Its answers spell
+/// keys in camelCase, as jsonplaceholder does (which NetworkingKit's default decoder reads as they
+/// are); bodies may spell the user either way (`userId` or `user_id`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct TodoRoutes: Sendable {
     let state: DemoState
@@ -10,6 +14,19 @@ struct TodoRoutes: Sendable {
     func register(on router: Router<DemoRequestContext>) {
         router.get("/todos") { request, _ in
             try list(request)
+        }
+        // Every todo as JSON lines, as an export endpoint streams them (what the samples of
+        // `lines(_:as:)` read).
+        router.get("/todos/export") { _, _ in
+            var buffer = ByteBuffer()
+            for todo in state.todos.withLock({ $0.todos }) {
+                var line = try JSONBody.encode(todo)
+                buffer.writeBuffer(&line)
+                buffer.writeString("\n")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/x-ndjson"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
         }
         router.post("/todos") { request, _ in
             try await create(request)
@@ -59,7 +76,7 @@ struct TodoRoutes: Sendable {
     private func create(_ request: Request) async throws -> Response {
         let body = try await JSONBody.object(from: request)
         var errors: [APIError.FieldError] = []
-        let userID = Self.validateUserID(body["userId"], required: true, into: &errors)
+        let userID = Self.validateUserID(Self.userID(in: body), required: true, into: &errors)
         let title = Self.validateTitle(body["title"], required: true, into: &errors)
         let completed = Self.validateCompleted(body["completed"], required: false, into: &errors)
         guard errors.isEmpty, let userID, let title else {
@@ -81,7 +98,7 @@ struct TodoRoutes: Sendable {
         guard state.todos.withLock({ $0.todo(id: id) }) != nil else { throw notFound(id) }
         let body = try await JSONBody.object(from: request)
         var errors: [APIError.FieldError] = []
-        let userID = Self.validateUserID(body["userId"], required: true, into: &errors)
+        let userID = Self.validateUserID(Self.userID(in: body), required: true, into: &errors)
         let title = Self.validateTitle(body["title"], required: true, into: &errors)
         let completed = Self.validateCompleted(body["completed"], required: true, into: &errors)
         guard errors.isEmpty, let userID, let title, let completed else {
@@ -102,7 +119,7 @@ struct TodoRoutes: Sendable {
         guard state.todos.withLock({ $0.todo(id: id) }) != nil else { throw notFound(id) }
         let body = try await JSONBody.object(from: request)
         var errors: [APIError.FieldError] = []
-        let userID = Self.validateUserID(body["userId"], required: false, into: &errors)
+        let userID = Self.validateUserID(Self.userID(in: body), required: false, into: &errors)
         let title = Self.validateTitle(body["title"], required: false, into: &errors)
         let completed = Self.validateCompleted(body["completed"], required: false, into: &errors)
         guard errors.isEmpty else {
@@ -133,6 +150,13 @@ struct TodoRoutes: Sendable {
     }
 
     // MARK: Validation (absent optional fields give nil without an error)
+
+    /// The todo's user, as jsonplaceholder spells it (`userId`) or as a client with NetworkingKit's
+    /// default snake_case encoder sends it (`user_id`): a todo written with the default client is
+    /// then accepted as it is, rather than refused with "userId: is required".
+    private static func userID(in body: [String: JSONValue]) -> JSONValue? {
+        body["userId"] ?? body["user_id"]
+    }
 
     private static func validateUserID(_ value: JSONValue?, required: Bool, into errors: inout [APIError.FieldError]) -> Int? {
         guard let value, value != .null else {

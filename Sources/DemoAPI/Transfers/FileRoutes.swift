@@ -21,9 +21,24 @@ struct FileRoutes: Sendable {
 
     let state: DemoState
 
+    /// The size of every film's trailer: large enough for a progress bar and a resumed download.
+    static let trailerBytes: Int64 = 4 << 20
+
     func register(on router: Router<DemoRequestContext>) {
         router.get("/files/{n}") { request, context in
-            try file(request, context)
+            let size = Int64(try context.pathInt("n", in: 0...Self.maxBytes))
+            guard let seed = UInt64(request.query("seed") ?? "0") else {
+                throw APIError.badRequest("Query parameter 'seed' must be an unsigned 64-bit integer.")
+            }
+            return try file(size: size, seed: seed, request, context)
+        }
+        // What the DocC samples download: a film's trailer, served as any file here is.
+        router.get("/films/{id}/trailer") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            guard FilmCatalog.film(id: id) != nil else { throw APIError.notFound("No film with id '\(id)'.") }
+            var hash = FNV1a64()
+            hash.update(id.utf8)
+            return try file(size: Self.trailerBytes, seed: hash.value, request, context)
         }
         router.post("/files/versions/{key}") { _, context in
             let key = context.parameters.get("key") ?? ""
@@ -38,11 +53,8 @@ struct FileRoutes: Sendable {
         }
     }
 
-    private func file(_ request: Request, _ context: DemoRequestContext) throws -> Response {
-        let size = Int64(try context.pathInt("n", in: 0...Self.maxBytes))
-        guard let seed = UInt64(request.query("seed") ?? "0") else {
-            throw APIError.badRequest("Query parameter 'seed' must be an unsigned 64-bit integer.")
-        }
+    /// A file of `size` bytes drawn from `seed`, with the query's options (see the type's overview).
+    private func file(size: Int64, seed: UInt64, _ request: Request, _ context: DemoRequestContext) throws -> Response {
         let version = request.query("key").map { key in state.fileVersions.withLock { $0[key] ?? 0 } } ?? 0
         let cutAt = try request.queryInt("cut_at", in: 0...Self.maxBytes).map(Int64.init)
         let effectiveSeed = seed &+ UInt64(version) &* 0x1000_0000_0000_0001

@@ -4,7 +4,7 @@ public import HTTPTypes
 /// A response whose body is read as it arrives: the answer of ``APIClient/bytes(_:)``.
 ///
 /// ```swift
-/// let answer = try await client.bytes(Request<Data>(path: "/exports/latest"))
+/// let answer = try await client.bytes(Request<Data>(path: "/ndjson"))
 /// var size = 0
 /// for try await chunk in answer.body {
 ///     size += chunk.count

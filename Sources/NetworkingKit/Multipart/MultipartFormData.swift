@@ -7,7 +7,7 @@ public import Foundation
 /// form.append("Luxo Jr.", name: "title")
 /// form.append(Data(#"{"rating":5}"#.utf8), name: "meta", contentType: "application/json")
 /// try form.append(fileAt: posterURL, name: "poster")   // read in chunks while it is sent
-/// let receipt = try await client.send(Request<UploadReceipt>(path: "/uploads", method: .post, body: .multipart(form)))
+/// let receipt = try await client.send(Request<UploadReceipt>(path: "/upload/multipart", method: .post, body: .multipart(form)))
 /// ```
 ///
 /// - Files are never read whole: each is read in chunks while the body is sent, and opened

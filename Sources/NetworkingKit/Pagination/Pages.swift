@@ -139,9 +139,9 @@ extension APIClient {
     /// after a given one (from a cursor in the body, a page number and a total...), `nil` at the end.
     ///
     /// ```swift
-    /// // A cursor in the body: {"items": [...], "next_cursor": "abc"}
-    /// let pages = client.pages(Request<TodoPage>(path: "/todos/cursor")) { page in
-    ///     page.value.nextCursor.map { Request(path: "/todos/cursor", query: [URLQueryItem(name: "cursor", value: $0)]) }
+    /// // A cursor in the body: {"items": [...], "nextCursor": "abc"}
+    /// let pages = client.pages(Request<TodoPage>(path: "/cursor/todos")) { page in
+    ///     page.value.nextCursor.map { Request(path: "/cursor/todos", query: [URLQueryItem(name: "cursor", value: $0)]) }
     /// }
     /// for try await todo in pages.items(\.items) {
     ///     print(todo.title)

@@ -7,7 +7,7 @@ import Foundation
 /// `perPage`/`pageSize` for `limit`) work too: the number of pages is worked out.
 ///
 /// ```swift
-/// let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/posts"))
+/// let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/pages/todos"))
 /// for try await post in posts.items(\.data) {
 ///     print(post.title)
 /// }

@@ -62,13 +62,6 @@ struct StalledBodyTests {
         guard kind == .asyncHTTPClient else { return try await body(kind.transport) }
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
         configuration.timeout.read = nil
-        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        do {
-            try await body(AsyncHTTPClientTransport(client: httpClient))
-        } catch {
-            try await httpClient.shutdown()
-            throw error
-        }
-        try await httpClient.shutdown()
+        try await withHTTPClient(configuration) { try await body(AsyncHTTPClientTransport(client: $0)) }
     }
 }

@@ -7,6 +7,22 @@ import Testing
 /// The seeds' services, written as an app would write them, against the real DemoAPI.
 @Suite("Example services end to end", .timeLimit(.minutes(3)))
 struct ExampleServicesIntegrationTests {
+    @Test(
+        "a todo written by a client with the default snake_case coders is accepted as it is, and its camelCase answer reads back",
+        arguments: TransportKind.allCases)
+    func todoWithDefaultCoders(kind: TransportKind) async throws {
+        try await withDemoServer { server in
+            let client = LiveAPIClient(baseURL: server.baseURL, transport: kind.transport)
+            let todo = TodoDTO(userId: 3, title: "Default coders")
+            let echo = try await client.send(Request<Echo>(path: "/echo", method: .post, body: .json(todo)))
+            #expect(echo.body?.contains(#""user_id":3"#) == true, "sent \(echo.body ?? "")")
+            let created = try await client.send(Request<TodoDTO>(path: "/todos", method: .post, body: .json(todo)))
+            #expect(created.userId == 3)
+            #expect(created.title == "Default coders")
+            #expect(created.id != nil)
+        }
+    }
+
     @Test("FilmsService: list, detail, characters, search, rating", arguments: TransportKind.allCases)
     func films(kind: TransportKind) async throws {
         try await withDemoServer { server in

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import DemoAPI
 import Foundation
 import NetworkingKit
@@ -163,4 +164,21 @@ func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
 
 enum PortError: Error {
     case unavailable
+}
+
+/// Runs `body` with an `HTTPClient` on `configuration`, and shuts the client down afterwards,
+/// whether `body` returns or throws (a client of one's own is its owner's to shut down).
+func withHTTPClient<T>(
+    _ configuration: HTTPClient.Configuration, _ body: (HTTPClient) async throws -> T
+) async throws -> T {
+    let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    let result: T
+    do {
+        result = try await body(httpClient)
+    } catch {
+        try await httpClient.shutdown()
+        throw error
+    }
+    try await httpClient.shutdown()
+    return result
 }

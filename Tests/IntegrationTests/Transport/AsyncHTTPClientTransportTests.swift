@@ -29,14 +29,7 @@ struct AsyncHTTPClientTransportTests {
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration()
         let roots = ByteFaultServer.certificatePEM + "\n" + ByteFaultServer.anotherHostCertificatePEM
         configuration.tlsConfiguration?.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))
-        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        do {
-            try await body(AsyncHTTPClientTransport(client: httpClient))
-        } catch {
-            try await httpClient.shutdown()
-            throw error
-        }
-        try await httpClient.shutdown()
+        try await withHTTPClient(configuration) { try await body(AsyncHTTPClientTransport(client: $0)) }
     }
 
     @Test("TLS 1.2 is the least the recommended configuration accepts: a server that speaks only 1.0 and 1.1 is secureConnectionFailed")

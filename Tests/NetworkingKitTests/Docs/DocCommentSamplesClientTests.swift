@@ -195,7 +195,7 @@ private enum DocCommentClientSamples {
         form.append("Luxo Jr.", name: "title")
         form.append(Data(#"{"rating":5}"#.utf8), name: "meta", contentType: "application/json")
         try form.append(fileAt: posterURL, name: "poster")   // read in chunks while it is sent
-        let receipt = try await client.send(Request<UploadReceipt>(path: "/uploads", method: .post, body: .multipart(form)))
+        let receipt = try await client.send(Request<UploadReceipt>(path: "/upload/multipart", method: .post, body: .multipart(form)))
         // </doc-sample>
         _ = receipt
     }
@@ -223,9 +223,9 @@ private enum DocCommentClientSamples {
 
     static func cursorPagesSample(client: LiveAPIClient) async throws {
         // <doc-sample>
-        // A cursor in the body: {"items": [...], "next_cursor": "abc"}
-        let pages = client.pages(Request<TodoPage>(path: "/todos/cursor")) { page in
-            page.value.nextCursor.map { Request(path: "/todos/cursor", query: [URLQueryItem(name: "cursor", value: $0)]) }
+        // A cursor in the body: {"items": [...], "nextCursor": "abc"}
+        let pages = client.pages(Request<TodoPage>(path: "/cursor/todos")) { page in
+            page.value.nextCursor.map { Request(path: "/cursor/todos", query: [URLQueryItem(name: "cursor", value: $0)]) }
         }
         for try await todo in pages.items(\.items) {
             print(todo.title)
@@ -243,7 +243,7 @@ private enum DocCommentClientSamples {
 
     static func numberedPagesSample(client: LiveAPIClient) async throws {
         // <doc-sample>
-        let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/posts"))
+        let posts = client.pages(numbered: Request<PaginatedResponse<Post>>(path: "/pages/todos"))
         for try await post in posts.items(\.data) {
             print(post.title)
         }

@@ -267,7 +267,7 @@ private enum DocCommentCoreSamples {
 
     static func streamedResponseSample(client: LiveAPIClient) async throws {
         // <doc-sample>
-        let answer = try await client.bytes(Request<Data>(path: "/exports/latest"))
+        let answer = try await client.bytes(Request<Data>(path: "/ndjson"))
         var size = 0
         for try await chunk in answer.body {
             size += chunk.count

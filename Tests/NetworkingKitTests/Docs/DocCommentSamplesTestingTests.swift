@@ -112,7 +112,7 @@ private enum DocCommentTestingSamples {
     static func progressRecorderSample(client: LiveAPIClient, destination: URL) async throws {
         // <doc-sample>
         let progress = ProgressRecorder()
-        _ = try await client.download(Request<Data>(path: "/reel"), to: destination, progress: progress.handler)
+        _ = try await client.download(Request<Data>(path: "/films/up/trailer"), to: destination, progress: progress.handler)
         #expect(progress.isMonotone(endingAt: 4_194_304))
         // </doc-sample>
     }

@@ -93,7 +93,7 @@ private enum EndpointsArticleSamples {
     static func formBody(name: String, password: String) {
         // <article-sample>
         let login = Request<Session>(
-            path: "/oauth/token", method: .post,
+            path: "/auth/login", method: .post,
             body: .form(["grant_type": "password", "username": name, "password": password]))
         // </article-sample>
         _ = login

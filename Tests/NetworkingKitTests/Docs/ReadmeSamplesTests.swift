@@ -82,6 +82,19 @@ private enum ReadmeSamples {
         // </readme-sample>
     }
 
+    static func coders() {
+        // <readme-sample>
+        var configuration = LiveAPIClient.Configuration(baseURL: URL(string: "https://jsonplaceholder.example")!)
+        configuration.encoder = JSONEncoder()
+        configuration.decoder = JSONDecoder()
+        let todos = LiveAPIClient(configuration: configuration)
+
+        var request = Request<TodoDTO>(path: "/todos/1")
+        request.options.decoder = JSONDecoder()  // this request only, on any client
+        // </readme-sample>
+        _ = (todos, request)
+    }
+
     static func typedRequests(client: LiveAPIClient) async throws {
         // <readme-sample>
         enum Films {

@@ -20,7 +20,7 @@ private enum ReadmeServerSample {
         func greeting(
             _ request: Hummingbird.Request, context: some Hummingbird.RequestContext, api: some APIClient
         ) async throws -> String {
-            let profile = try await api.send(NetworkingKit.Request<Profile>(path: "/profile"))
+            let profile = try await api.send(NetworkingKit.Request<Profile>(path: "/me"))
             return "Hello, \(profile.name)"
         }
         // </readme-sample>

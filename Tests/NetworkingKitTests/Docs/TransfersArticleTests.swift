@@ -25,7 +25,7 @@ private enum TransfersArticleSamples {
         try form.append(fileAt: posterURL, name: "poster")
         try form.append(fileAt: scriptURL, name: "script", filename: "script – final.pdf")
 
-        let receipt = try await client.upload(.multipart(form), to: Request<UploadReceipt>(path: "/uploads", method: .post)) { progress in
+        let receipt = try await client.upload(.multipart(form), to: Request<UploadReceipt>(path: "/upload/multipart", method: .post)) { progress in
             print(progress.fraction ?? 0)
         }
         // </article-sample>
@@ -47,7 +47,7 @@ private enum TransfersArticleSamples {
 
     static func stream(client: LiveAPIClient) async throws {
         // <article-sample>
-        let answer = try await client.bytes(Request<Data>(path: "/logs/tail"))
+        let answer = try await client.bytes(Request<Data>(path: "/ndjson"))
         print(answer.status)
         for try await chunk in answer.body {
             print(String(decoding: chunk, as: UTF8.self), terminator: "")

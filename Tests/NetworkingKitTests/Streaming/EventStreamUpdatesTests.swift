@@ -8,18 +8,11 @@ import Testing
 @Suite("events().updates and restart()")
 struct EventStreamUpdatesTests {
     private static func eventStream(_ text: String, cutShort: Bool = false) -> StubResponse {
-        let data = Data(text.utf8)
-        if cutShort {
-            return .truncated(data, declaredLength: data.count + 100, headers: ["Content-Type": "text/event-stream"])
-        }
-        return StubResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], body: HTTPBody(data))
+        EventStreamStubs.eventStream(text, cutShort: cutShort)
     }
 
     private static func options(_ clock: ImmediateClock) -> EventStreamOptions {
-        var options = EventStreamOptions()
-        options.clock = clock
-        options.random = { 1 }
-        return options
+        EventStreamStubs.options(clock)
     }
 
     /// What an update says, without the response head's details.

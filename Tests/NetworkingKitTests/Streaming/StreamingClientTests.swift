@@ -8,18 +8,11 @@ import Testing
 @Suite("events() and lines()")
 struct StreamingClientTests {
     private static func eventStream(_ text: String, cutShort: Bool = false) -> StubResponse {
-        let data = Data(text.utf8)
-        if cutShort {
-            return .truncated(data, declaredLength: data.count + 100, headers: ["Content-Type": "text/event-stream"])
-        }
-        return StubResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], body: HTTPBody(data))
+        EventStreamStubs.eventStream(text, cutShort: cutShort)
     }
 
     private static func options(_ clock: ImmediateClock) -> EventStreamOptions {
-        var options = EventStreamOptions()
-        options.clock = clock
-        options.random = { 1 }
-        return options
+        EventStreamStubs.options(clock)
     }
 
     @Test("a dropped stream reconnects after the server's retry with Last-Event-ID, and a 204 ends it")
