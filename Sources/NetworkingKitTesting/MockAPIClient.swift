@@ -114,7 +114,9 @@ public final class MockAPIClient: APIClient {
             case .value(let value):
                 ErasedAnswer(outcome: .value(value, data: encodedData(value), status: .ok, headers: [:]), typeName: typeName)
             case .response(let value, let status, let headers):
-                ErasedAnswer(outcome: .value(value, data: encodedData(value), status: status, headers: headers), typeName: typeName)
+                ErasedAnswer(
+                    outcome: .value(value, data: encodedData(value), status: status, headers: HTTPFields(scripted: headers)),
+                    typeName: typeName)
             case .failure(let error):
                 ErasedAnswer(outcome: .failure(error), typeName: typeName)
             }

@@ -116,18 +116,19 @@ extension MockAPIClient {
     ///
     /// ```swift
     /// // Two pages linked by a `Link` header, for `pages(following:)`.
-    /// let link = HTTPField.Name("Link")!
     /// mock.stub([Todo].self, answers: [
-    ///     .response(firstPage, headers: [link: "<https://mock.invalid/todos?page=2>; rel=\"next\""]),
+    ///     .response(firstPage, headers: ["Link": "<https://mock.invalid/todos?page=2>; rel=\"next\""]),
     ///     .value(lastPage),
     /// ])
     /// ```
     public enum Answer<Value: Sendable>: Sendable {
         /// The call returns this value, in a `200 OK` response.
         case value(Value)
-        /// The call returns this value in a response with this status and these header fields
-        /// (a `Content-Type` of `application/json` is added when the value is encoded and none is given).
-        case response(Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+        /// The call returns this value in a response with this status and these header fields,
+        /// named as everywhere in the testing helpers and endpoints (`["Location": "/films/9"]`);
+        /// a `Content-Type` of `application/json` is added when the value is encoded and none is
+        /// given. A name that is not a valid field name stops the test, saying which.
+        case response(Value, status: HTTPResponse.Status = .ok, headers: [String: String] = [:])
         /// The call throws this error.
         case failure(NetworkError)
     }

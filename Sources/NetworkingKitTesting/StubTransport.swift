@@ -90,7 +90,8 @@ public struct RecordedRequest: Sendable {
     public var method: HTTPRequest.Method { request.method }
     /// The full URL.
     public var url: URL? { request.url }
-    /// The path without the query, percent-encoded as sent.
+    /// The path without the query, percent-encoded as sent: what a ``StubRoute`` compares. (The
+    /// request's own `request.path` is HTTP's request target: the path and the query.)
     public var path: String { url.map { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "" } ?? "" }
     /// The percent-encoded query, if any.
     public var query: String? { url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedQuery } }
@@ -113,13 +114,10 @@ public struct StubResponse: Sendable {
     /// How long the transport waits, and on which clock, before answering or failing.
     public var delay: StubDelay?
 
-    /// Creates an answer with a status, headers and a body.
+    /// Creates an answer with a status, headers and a body. A header name that is not a valid
+    /// field name stops the test, saying which (it was dropped without a word).
     public init(status: HTTPResponse.Status = .ok, headers: [String: String] = [:], body: HTTPBody? = nil) {
-        var fields = HTTPFields()
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
-        }
-        self.response = HTTPResponse(status: status, headerFields: fields)
+        self.response = HTTPResponse(status: status, headerFields: HTTPFields(scripted: headers))
         self.body = body
     }
 

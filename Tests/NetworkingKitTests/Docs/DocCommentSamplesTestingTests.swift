@@ -88,9 +88,8 @@ private enum DocCommentTestingSamples {
     static func answerSample(mock: MockAPIClient, firstPage: [Todo], lastPage: [Todo]) {
         // <doc-sample>
         // Two pages linked by a `Link` header, for `pages(following:)`.
-        let link = HTTPField.Name("Link")!
         mock.stub([Todo].self, answers: [
-            .response(firstPage, headers: [link: "<https://mock.invalid/todos?page=2>; rel=\"next\""]),
+            .response(firstPage, headers: ["Link": "<https://mock.invalid/todos?page=2>; rel=\"next\""]),
             .value(lastPage),
         ])
         // </doc-sample>

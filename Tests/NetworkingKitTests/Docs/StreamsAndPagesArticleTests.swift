@@ -100,11 +100,11 @@ private enum StreamsAndPagesArticleSamples {
         // <article-sample>
         let mock = MockAPIClient()
         mock.stub([TodoDTO].self, answers: [
-            .response(firstPage, headers: [HTTPField.Name("Link")!: "<https://api.example.com/todos?page=2>; rel=\"next\""]),
+            .response(firstPage, headers: ["Link": "<https://api.example.com/todos?page=2>; rel=\"next\""]),
             .value(secondPage),
         ])
         mock.stub(Request<Data>(path: "/feed"), answers: [
-            .response(Data("id: 1\ndata: hello\n\n".utf8), headers: [.contentType: "text/event-stream"]),
+            .response(Data("id: 1\ndata: hello\n\n".utf8), headers: ["Content-Type": "text/event-stream"]),
             .response(Data(), status: .noContent),
         ])
         // </article-sample>

@@ -145,12 +145,11 @@ struct PaginationTests {
     @Test("MockAPIClient scripts Link-header pages with .response(_:status:headers:), and the next URL is the one asked for")
     func mockLinkPages() async throws {
         let mock = MockAPIClient()
-        let link = HTTPField.Name("Link")!
         mock.stub(
             [Int].self,
             answers: [
-                .response([1, 2], headers: [link: "<https://mock.invalid/items?page=2>; rel=\"next\""]),
-                .response([3], status: .partialContent, headers: [link: "</items?page=1>; rel=\"prev\""]),
+                .response([1, 2], headers: ["Link": "<https://mock.invalid/items?page=2>; rel=\"next\""]),
+                .response([3], status: .partialContent, headers: ["Link": "</items?page=1>; rel=\"prev\""]),
             ])
         var statuses: [Int] = []
         var items: [Int] = []

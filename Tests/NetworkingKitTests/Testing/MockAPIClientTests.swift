@@ -133,7 +133,7 @@ struct MockAPIClientTests {
     func statusAndHeaders() async throws {
         let mock = MockAPIClient()
         let created = Request<PixarFilm>(path: "/films", method: .post)
-        mock.stub(created, answers: [.response(film("9", "Elio"), status: .created, headers: [.location: "/films/9"])])
+        mock.stub(created, answers: [.response(film("9", "Elio"), status: .created, headers: ["Location": "/films/9"])])
         let response = try await mock.response(created)
         #expect(response.status == .created)
         #expect(response.headerFields[.location] == "/films/9")
@@ -144,7 +144,7 @@ struct MockAPIClientTests {
         mock.stub(
             feed,
             answers: [
-                .response(Data("id: 1\ndata: hello\n\n".utf8), headers: [.contentType: "text/event-stream"]),
+                .response(Data("id: 1\ndata: hello\n\n".utf8), headers: ["Content-Type": "text/event-stream"]),
                 .response(Data(), status: .noContent),
             ])
         var options = EventStreamOptions()
