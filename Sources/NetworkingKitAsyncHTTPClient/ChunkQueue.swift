@@ -2,10 +2,11 @@
 import NetworkingKit
 import NIOCore
 
-/// How long a ``ChunkQueue``'s reader waits for the next chunk before `expire` ends the body.
+/// How long a ``ChunkQueue``'s reader waits for the next chunk: past it, the queue ends the body
+/// with ``DeadlineExceeded`` and runs `onExpired`, which stops the request.
 struct IdleLimit: Sendable {
     let duration: Duration
-    let expire: @Sendable () -> Void
+    let onExpired: @Sendable () -> Void
 }
 
 /// How a producer that has filled a ``ChunkQueue`` waits for the reader to make room.
@@ -54,6 +55,9 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
         var reader: CheckedContinuation<ByteBuffer?, any Error>?
         /// The waiting reader's idle limit, disarmed by whoever wakes it.
         var idleTicket: DeadlineWatch.Ticket?
+        /// How many times a reader has waited: the wait an idle limit belongs to, so that one the
+        /// watch runs just as a chunk arrives cannot end a later wait.
+        var waits: UInt64 = 0
         var room: Room?
     }
 
@@ -109,24 +113,49 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
     func finish(_ end: Result<Void, any Error>, dropsChunks: Bool) -> Bool {
         let waiting = state.withLock { state -> Waiting? in
             guard state.end == nil else { return nil }
-            state.end = end
-            if dropsChunks {
-                state.chunks.removeAll()
-                state.queuedBytes = 0
-            }
-            defer {
-                state.reader = nil
-                state.idleTicket = nil
-                state.room = nil
-            }
-            return Waiting(reader: state.reader, idleTicket: state.idleTicket, room: state.room)
+            return Self.end(&state, end, dropsChunks: dropsChunks)
         }
         guard let waiting else { return false }
+        Self.wake(waiting, with: end)
+        return true
+    }
+
+    /// Records the end and takes out who waits for it.
+    private static func end(_ state: inout State, _ end: Result<Void, any Error>, dropsChunks: Bool) -> Waiting {
+        state.end = end
+        if dropsChunks {
+            state.chunks.removeAll()
+            state.queuedBytes = 0
+        }
+        defer {
+            state.reader = nil
+            state.idleTicket = nil
+            state.room = nil
+        }
+        return Waiting(reader: state.reader, idleTicket: state.idleTicket, room: state.room)
+    }
+
+    /// Tells who waited that the body has ended, once the lock is released.
+    private static func wake(_ waiting: Waiting, with end: Result<Void, any Error>) {
         if let idleTicket = waiting.idleTicket { DeadlineWatch.shared.disarm(idleTicket) }
         waiting.room?.open()
         // A waiting reader means an empty queue: the end is next.
         waiting.reader?.resume(with: end.map { ByteBuffer?.none })
-        return true
+    }
+
+    /// The idle limit of wait number `wait` has passed: if that reader still waits, the body ends
+    /// with ``DeadlineExceeded`` and `onExpired` stops the request. Checked and ended under one
+    /// lock, so a chunk that arrived first (the watch runs its actions after taking them out, when
+    /// a disarm can no longer stop them) keeps the body going.
+    func expire(wait: UInt64, then onExpired: @Sendable () -> Void) {
+        let end: Result<Void, any Error> = .failure(DeadlineExceeded())
+        let waiting = state.withLock { state -> Waiting? in
+            guard state.end == nil, state.reader != nil, state.waits == wait else { return nil }
+            return Self.end(&state, end, dropsChunks: true)
+        }
+        guard let waiting else { return }
+        Self.wake(waiting, with: end)
+        onExpired()
     }
 
     /// Who waited when the body ended. A struct, not a tuple: the lock's result type is generic,
@@ -142,28 +171,37 @@ final class ChunkQueue<Room: ChunkQueueRoom>: Sendable {
         state.withLock { $0.end != nil }
     }
 
+    /// The number of the reader's wait in progress, `nil` when it does not wait (for tests).
+    var readerWait: UInt64? {
+        state.withLock { $0.reader == nil ? nil : $0.waits }
+    }
+
     // MARK: - The reader's side
 
     /// The next chunk, `nil` at the end. A cancelled reader runs `onCancel` (which ends the
     /// request) and is told so, unless the body had already ended: then it still gets what is
     /// queued, as any reader would. A reader that has to wait longer than `idle` for the next
-    /// chunk or the end runs its `expire` (which ends the body with a timeout).
+    /// chunk or the end gets ``DeadlineExceeded``, and the limit's `onExpired` runs.
     func next(idle: IdleLimit? = nil, onCancel: @Sendable () -> Void) async throws -> ByteBuffer? {
         if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0) }) {
             return try Self.hand(ready)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
-                // Armed before the lock, so that the watch's lock is never taken inside this one.
-                let ticket = idle.map { DeadlineWatch.shared.arm(at: .now + $0.duration, $0.expire) }
                 let ready = state.withLock { state -> Ready? in
                     if let ready = Self.takeReady(&state) { return ready }
                     state.reader = continuation
-                    state.idleTicket = ticket
+                    if let idle {
+                        state.waits &+= 1
+                        let wait = state.waits
+                        // The watch's lock inside this one: the watch never takes this one inside its own.
+                        state.idleTicket = DeadlineWatch.shared.arm(at: .now + idle.duration) { [self] in
+                            expire(wait: wait, then: idle.onExpired)
+                        }
+                    }
                     return nil
                 }
                 if let ready {
-                    if let ticket { DeadlineWatch.shared.disarm(ticket) }
                     continuation.resume(with: Result { try Self.hand(ready) })
                 }
             }

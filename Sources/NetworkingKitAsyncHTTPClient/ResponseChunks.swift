@@ -82,7 +82,8 @@ final class BodyPump: Sendable {
 
         func next() async throws -> ByteBuffer? {
             pump.startIfNeeded()
-            let idle = pump.idleTimeout.map { IdleLimit(duration: $0) { [pump] in pump.fail(DeadlineExceeded()) } }
+            // The queue ends the body; the pump's task (so the request) is then stopped.
+            let idle = pump.idleTimeout.map { IdleLimit(duration: $0) { [pump] in pump.release(cancelling: true) } }
             return try await pump.queue.next(idle: idle) { pump.fail(CancellationError()) }
         }
     }

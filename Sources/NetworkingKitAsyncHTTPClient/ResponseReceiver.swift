@@ -194,6 +194,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
 
     /// The next chunk, `nil` at the end.
     fileprivate func next() async throws -> ByteBuffer? {
+        // The queue ends the body; failing the receiver too stops the request.
         try await queue.next(idle: idleTimeout.map { IdleLimit(duration: $0) { [self] in fail(DeadlineExceeded()) } }) {
             fail(CancellationError())
         }

@@ -270,17 +270,12 @@ struct RequestCommand: AsyncParsableCommand {
     /// A download that failed, said in a line; one cut midway says how to continue it.
     private static func downloadError(_ error: NetworkError, continuing: Bool) -> CLIError {
         let message = CLIError(error).description
-        let cut: Bool =
-            switch error {
-            case .transport(let failure): failure.kind == .truncatedBody || failure.kind == .connectionLost
-            case .timeout: true
-            default: false
-            }
-        guard cut else { return CLIError(error) }
+        // Cut once its body had started: a failure before it has nothing to continue.
+        guard case .transport(let failure) = error, failure.kind == .truncatedBody else { return CLIError(error) }
         return CLIError(
             message
                 + (continuing
-                    ? "; the part received is kept: run the same command again to continue it"
+                    ? "; run the same command again to continue it (kept when the server gave the file a strong ETag or Last-Modified)"
                     : "; with -C, the part received is kept and the next run continues it"))
     }
 

@@ -105,12 +105,19 @@ final class EventStreamReader {
     /// connection schedules a reconnection, which is returned.
     private func read() async throws -> EventStreamUpdate? {
         guard var current = body else { return nil }
+        let next: Data?
         do {
-            guard let chunk = try await current.next() else {
-                dropConnection(nil)
-                return try scheduleReconnection(reason: nil)
-            }
-            body = current
+            next = try await current.next()
+        } catch let error as NetworkError where Self.isReconnectable(error) {
+            dropConnection(error)
+            return try scheduleReconnection(reason: error)
+        }
+        guard let chunk = next else {
+            dropConnection(nil)
+            return try scheduleReconnection(reason: nil)
+        }
+        body = current
+        do {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             var events = 0
@@ -127,11 +134,8 @@ final class EventStreamReader {
             }
             if events > 0 { failedReconnects = 0 }
             return nil
-        } catch is ServerSentEventParser.EventTooLarge {
+        } catch {
             throw NetworkError.responseTooLarge(limit: options.maxEventSize, request: request)
-        } catch let error as NetworkError where Self.isReconnectable(error) {
-            dropConnection(error)
-            return try scheduleReconnection(reason: error)
         }
     }
 

@@ -28,11 +28,11 @@ extension APIClient {
     /// name is removed, never followed. The hidden file of a download whose process was killed
     /// (SIGTERM, SIGKILL) is removed by the next download to the same destination. A download
     /// asks for `Accept-Encoding: identity`, so that the file holds the bytes the server counts
-    /// ranges in. A server that compresses the file anyway has it decoded, and the decoded bytes
-    /// are limited to the endpoint's ``RequestOptions/maxResponseBodySize``, or to
-    /// ``LiveAPIClient/Configuration/defaultMaxResponseBodySize`` when it sets none: a few hundred
-    /// kilobytes of gzip could otherwise write gigabytes. An endpoint that expects such a server and
-    /// a larger file sets its own limit (`Int.max` for none).
+    /// ranges in. A server that compresses the file anyway has it decoded, never kept to resume,
+    /// and the decoded bytes are limited to the endpoint's ``RequestOptions/maxResponseBodySize``,
+    /// or when it sets none to the client's (``LiveAPIClient/Configuration/maxResponseBodySize``,
+    /// 32 MiB by default): a few hundred kilobytes of gzip could otherwise write gigabytes. An
+    /// endpoint that expects such a server and a larger file sets its own limit (`Int.max` for none).
     /// - Parameters:
     ///   - endpoint: The endpoint; its answer's body is the file.
     ///   - destination: Where the file goes. Its folder must exist.
@@ -43,7 +43,9 @@ extension APIClient {
     public func download(
         _ endpoint: some APIEndpoint, to destination: URL, resumable: Bool = false, progress: ProgressHandler? = nil
     ) async throws -> DownloadedFile {
-        let decodedLimit = endpoint.options.maxResponseBodySize ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+        let clientLimit = (self as? LiveAPIClient)?.configuration.maxResponseBodySize
+        let decodedLimit =
+            endpoint.options.maxResponseBodySize ?? clientLimit ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
         let downloader = Downloader(destination: destination, resumable: resumable, decodedLimit: decodedLimit, progress: progress)
         return try await downloader.run { headers in
             try await bytes(AdjustedEndpoint(base: endpoint, addedHeaders: headers))
@@ -111,7 +113,8 @@ private struct Downloader {
     /// they end, for the same URL, with the kept bytes' strong validator (without one, nothing
     /// says the rest is of the same version: the kept bytes and the new ones could be two files).
     private static func continuation(of answer: StreamedResponse, at kept: PartialDownload.Record) -> ContentRange? {
-        guard answer.status == .partialContent, kept.url == answer.request.url?.absoluteString,
+        // A compressed 206 counts its range in bytes other than the kept file's.
+        guard answer.status == .partialContent, !answer.response.isContentCoded, kept.url == answer.request.url?.absoluteString,
             let range = answer.headerFields[.contentRange].flatMap(ContentRange.init), range.first == kept.size,
             answer.response.strongValidator == kept.validator
         else { return nil }
@@ -123,8 +126,10 @@ private struct Downloader {
         start: ContinuousClock.Instant
     ) async throws -> DownloadedFile {
         let url = answer.request.url?.absoluteString ?? ""
+        // Decoded bytes cannot be continued with a Range the server counts in its encoded ones.
         let handle = try partial.open(
-            appending: offset > 0, url: url, validator: answer.response.strongValidator)
+            appending: offset > 0, url: url,
+            validator: answer.response.isContentCoded ? nil : answer.response.strongValidator)
         let reporter = progress.map { ProgressReporter(completed: offset, total: total, handler: $0) }
         reporter?.start(completed: offset, total: total)
         var written = offset

@@ -219,7 +219,7 @@ struct NetkitCommandTests {
             let cut = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])
             #expect(cut.status == 1, "\(cut.error)")
             // The server was reached, and the line says how to go on.
-            #expect(cut.error.contains("was cut off before its end; the part received is kept"), "\(cut.error)")
+            #expect(cut.error.contains("was cut off before its end; run the same command again to continue it"), "\(cut.error)")
             #expect(!cut.error.contains("cannot reach"), "\(cut.error)")
             #expect(!FileManager.default.fileExists(atPath: output))
             let resumed = try await Self.netkit(["request", "GET", url, "-o", output, "-C", "--transport", transport])

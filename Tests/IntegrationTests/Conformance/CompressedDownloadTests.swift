@@ -39,6 +39,30 @@ struct CompressedDownloadTests {
     }
 
     @Test(
+        "without an endpoint limit the client's applies; a resumable download of a compressed answer keeps nothing to resume",
+        arguments: TransportKind.allCases)
+    func clientLimitAndNothingKept(kind: TransportKind) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bombs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withDemoServer { server in
+            let client = makeClient(server, kind, maxResponseBodySize: 2 << 20)
+            let destination = folder.appendingPathComponent("bomb.bin")
+            let error = await networkError {
+                _ = try await client.download(Self.bomb(inflatedTo: 8 << 20), to: destination, resumable: true)
+            }
+            guard case .responseTooLarge(let limit, _)? = error else {
+                Issue.record("expected responseTooLarge, got \(String(describing: error))")
+                return
+            }
+            #expect(limit == 2 << 20)
+            // Decoded bytes, which a Range counted in the server's encoded ones could not continue.
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left == [])
+        }
+    }
+
+    @Test(
         "the endpoint's own limit applies to the decoded bytes instead, a larger one lets a larger file through",
         arguments: TransportKind.allCases)
     func endpointLimit(kind: TransportKind) async throws {

@@ -123,3 +123,46 @@ struct ChunkQueueTests {
         #expect(cancels.withLock { $0 } == 1)
     }
 }
+
+extension ChunkQueueTests {
+    /// Waits (yielding, never sleeping) until `queue`'s reader waits; its wait's number.
+    private static func readerWait(_ queue: ChunkQueue<Room>) async -> UInt64 {
+        while true {
+            if let wait = queue.readerWait { return wait }
+            await Task.yield()
+        }
+    }
+
+    @Test("a reader that waits past its idle limit gets DeadlineExceeded, and the limit's action stops the request")
+    func idleLimit() async throws {
+        let queue = ChunkQueue<Room>()
+        let stopped = LockedState(false)
+        // The limit is what is tested: it has only to pass, however busy the machine.
+        let idle = IdleLimit(duration: .milliseconds(1)) { stopped.withLock { $0 = true } }
+        await #expect(throws: DeadlineExceeded.self) { _ = try await queue.next(idle: idle, onCancel: {}) }
+        #expect(stopped.withLock { $0 })
+        #expect(queue.hasEnded)
+    }
+
+    @Test("an idle limit whose action runs after its reader was handed a chunk ends nothing; the wait in progress it does end")
+    func lateIdleLimit() async throws {
+        let queue = ChunkQueue<Room>()
+        let stops = LockedState(0)
+        let idle = IdleLimit(duration: .seconds(3600)) { stops.withLock { $0 += 1 } }
+        let reader = Task { try await [queue.next(idle: idle, onCancel: {}), queue.next(idle: idle, onCancel: {})] }
+
+        let first = await Self.readerWait(queue)
+        #expect(queue.append(Self.chunk(1, count: 1)) == .taken)
+        let second = await Self.readerWait(queue)
+        #expect(second != first)
+        // The first wait's limit, run by the watch just as its chunk arrived: the body goes on.
+        queue.expire(wait: first) { stops.withLock { $0 += 1 } }
+        #expect(!queue.hasEnded)
+        #expect(stops.withLock { $0 } == 0)
+        // The second wait's, while it waits: it ends the body.
+        queue.expire(wait: second) { stops.withLock { $0 += 1 } }
+        await #expect(throws: DeadlineExceeded.self) { _ = try await reader.value }
+        #expect(stops.withLock { $0 } == 1)
+        #expect(queue.hasEnded)
+    }
+}
