@@ -22,10 +22,10 @@ import Musl
 ///   cancels the download. FoundationNetworking (Linux) has no backpressure (suspending a task
 ///   restarts it) and decodes gzip as fast as libcurl can, so the transport itself stops keeping
 ///   bytes once the size limit is passed and cancels the task: a gzip bomb costs the limit plus
-///   what libcurl inflated before the cancellation took hold (see the README's figures). Nothing
-///   in FoundationNetworking bounds that (it always has libcurl decode, and queues what libcurl
-///   delivers without ever pausing it), and libcurl accepts a gzip stream cut short as complete:
-///   use `AsyncHTTPClientTransport` for servers you do not control.
+///   what libcurl inflated before the cancellation took hold (about nothing in the README's
+///   figures). Only the delegate's speed bounds that (FoundationNetworking always has libcurl
+///   decode, and queues what libcurl delivers without ever pausing it), and libcurl accepts a gzip
+///   stream cut short as complete: use `AsyncHTTPClientTransport` for servers you do not control.
 /// - A reader slower than the network does not make the process grow: past 4 MiB that it has not
 ///   read yet, the rest of the answer waits in a temporary file (unlinked at once, so nothing is
 ///   left behind) and is read back as the reader catches up.
