@@ -7,14 +7,6 @@ import Testing
 
 @Suite("events().updates and restart()")
 struct EventStreamUpdatesTests {
-    private static func eventStream(_ text: String, cutShort: Bool = false) -> StubResponse {
-        EventStreamStubs.eventStream(text, cutShort: cutShort)
-    }
-
-    private static func options(_ clock: ImmediateClock) -> EventStreamOptions {
-        EventStreamStubs.options(clock)
-    }
-
     /// What an update says, without the response head's details.
     private static func shape(_ update: EventStreamUpdate) -> String {
         switch update {
@@ -35,13 +27,13 @@ struct EventStreamUpdatesTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: Self.eventStream(":hi\n: heartbeat\nretry: 2000\nid: 1\ndata: one\n\n")
-            case "1": Self.eventStream("id: 2\ndata: two\n\ndata: cut", cutShort: true)
+            case nil: EventStreamStubs.eventStream(":hi\n: heartbeat\nretry: 2000\nid: 1\ndata: one\n\n")
+            case "1": EventStreamStubs.eventStream("id: 2\ndata: two\n\ndata: cut", cutShort: true)
             default: .status(.noContent)
             }
         }
         var updates: [String] = []
-        for try await update in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)).updates {
+        for try await update in client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)).updates {
             updates.append(Self.shape(update))
         }
         #expect(
@@ -63,12 +55,12 @@ struct EventStreamUpdatesTests {
                 return value
             }
             switch count {
-            case 1: return Self.eventStream("data: one\n\n")
+            case 1: return EventStreamStubs.eventStream("data: one\n\n")
             case 2: return .failure(.transport(TransportFailure(kind: .connectionRefused)))
             default: return .status(.noContent)
             }
         }
-        var options = Self.options(clock)
+        var options = EventStreamStubs.options(clock)
         options.defaultRetry = .seconds(1)
         var updates: [String] = []
         for try await update in client.events(Request<Data>(path: "/feed"), options: options).updates {
@@ -87,12 +79,12 @@ struct EventStreamUpdatesTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: Self.eventStream("retry: 30000\nid: 7\ndata: seven\n\n")
-            case "7": Self.eventStream("id: 8\ndata: eight\n\n")
+            case nil: EventStreamStubs.eventStream("retry: 30000\nid: 7\ndata: seven\n\n")
+            case "7": EventStreamStubs.eventStream("id: 8\ndata: eight\n\n")
             default: .status(.noContent)
             }
         }
-        let iterator = client.events(Request<Data>(path: "/feed"), options: Self.options(clock)).updates.makeAsyncIterator()
+        let iterator = client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)).updates.makeAsyncIterator()
         var updates: [String] = []
         while let update = try await iterator.next() {
             updates.append(Self.shape(update))
@@ -113,12 +105,12 @@ struct EventStreamUpdatesTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: Self.eventStream("id: 1\ndata: one\n\nid: 2\ndata: two\n\nid: 3\ndata: thr")
-            case "2": Self.eventStream("id: 3\ndata: three\n\n")
+            case nil: EventStreamStubs.eventStream("id: 1\ndata: one\n\nid: 2\ndata: two\n\nid: 3\ndata: thr")
+            case "2": EventStreamStubs.eventStream("id: 3\ndata: three\n\n")
             default: .status(.noContent)
             }
         }
-        let iterator = client.events(Request<Data>(path: "/feed"), options: Self.options(clock)).makeAsyncIterator()
+        let iterator = client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)).makeAsyncIterator()
         var received: [String] = []
         while let event = try await iterator.next() {
             received.append(event.data)

@@ -7,26 +7,18 @@ import Testing
 
 @Suite("events() and lines()")
 struct StreamingClientTests {
-    private static func eventStream(_ text: String, cutShort: Bool = false) -> StubResponse {
-        EventStreamStubs.eventStream(text, cutShort: cutShort)
-    }
-
-    private static func options(_ clock: ImmediateClock) -> EventStreamOptions {
-        EventStreamStubs.options(clock)
-    }
-
     @Test("a dropped stream reconnects after the server's retry with Last-Event-ID, and a 204 ends it")
     func reconnects() async throws {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: return Self.eventStream("retry: 750\nid: 1\ndata: one\n\nid: 2\ndata: two\n\ndata: cut", cutShort: true)
-            case "2": return Self.eventStream("id: 3\ndata: three\n\n")
+            case nil: return EventStreamStubs.eventStream("retry: 750\nid: 1\ndata: one\n\nid: 2\ndata: two\n\ndata: cut", cutShort: true)
+            case "2": return EventStreamStubs.eventStream("id: 3\ndata: three\n\n")
             default: return .status(.noContent)
             }
         }
         var received: [ServerSentEvent] = []
-        for try await event in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) {
+        for try await event in client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)) {
             received.append(event)
         }
         #expect(received.map(\.data) == ["one", "two", "three"])
@@ -40,8 +32,8 @@ struct StreamingClientTests {
     @Test("reconnections that bring no event back off, doubling, and stop at the limit with the last error")
     func backsOff() async throws {
         let clock = ImmediateClock()
-        let (client, transport) = makeClient { _ in Self.eventStream(": nothing yet\n", cutShort: true) }
-        var options = Self.options(clock)
+        let (client, transport) = makeClient { _ in EventStreamStubs.eventStream(": nothing yet\n", cutShort: true) }
+        var options = EventStreamStubs.options(clock)
         options.maxReconnects = 3
         options.defaultRetry = .seconds(1)
         do {
@@ -92,10 +84,10 @@ struct StreamingClientTests {
                 value += 1
                 return value
             }
-            return count > 20 ? .status(.noContent) : Self.eventStream("retry: 0\ndata: \(count)\n\n")
+            return count > 20 ? .status(.noContent) : EventStreamStubs.eventStream("retry: 0\ndata: \(count)\n\n")
         }
         var events = 0
-        for try await _ in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) { events += 1 }
+        for try await _ in client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)) { events += 1 }
         #expect(events == 20)
         #expect(clock.sleeps.count == 20)
         #expect(clock.sleeps.allSatisfy { $0 >= .milliseconds(500) })
@@ -106,13 +98,14 @@ struct StreamingClientTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case nil: Self.eventStream("id: 1\ndata: one\n\nid: 2\u{1}x\ndata: two\n\nid: 3\u{7F}\ndata: three\n\n", cutShort: true)
-            case "1": Self.eventStream("id: 4\ndata: four\n\n")
+            case nil:
+                EventStreamStubs.eventStream("id: 1\ndata: one\n\nid: 2\u{1}x\ndata: two\n\nid: 3\u{7F}\ndata: three\n\n", cutShort: true)
+            case "1": EventStreamStubs.eventStream("id: 4\ndata: four\n\n")
             default: .status(.noContent)
             }
         }
         var received: [String] = []
-        for try await event in client.events(Request<Data>(path: "/feed"), options: Self.options(clock)) {
+        for try await event in client.events(Request<Data>(path: "/feed"), options: EventStreamStubs.options(clock)) {
             received.append(event.data)
         }
         #expect(received == ["one", "two", "three", "four"])
@@ -126,11 +119,11 @@ struct StreamingClientTests {
         let clock = ImmediateClock()
         let (client, transport) = makeClient { request in
             switch request.header("Last-Event-ID") {
-            case "41": Self.eventStream("id: 42\ndata: forty-two\n\n", cutShort: true)
+            case "41": EventStreamStubs.eventStream("id: 42\ndata: forty-two\n\n", cutShort: true)
             default: .status(.noContent)
             }
         }
-        var options = Self.options(clock)
+        var options = EventStreamStubs.options(clock)
         options.lastEventID = "41"
         var received: [String] = []
         for try await event in client.events(Request<Data>(path: "/feed"), options: options) { received.append(event.id) }
@@ -162,7 +155,7 @@ struct StreamingClientTests {
 
     @Test("an event over the limit ends the stream with responseTooLarge")
     func tooLarge() async throws {
-        let (client, _) = makeClient { _ in Self.eventStream("data: " + String(repeating: "x", count: 5000) + "\n\n") }
+        let (client, _) = makeClient { _ in EventStreamStubs.eventStream("data: " + String(repeating: "x", count: 5000) + "\n\n") }
         var options = EventStreamOptions()
         options.maxEventSize = 1000
         do {
