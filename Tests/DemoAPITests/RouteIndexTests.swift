@@ -11,7 +11,7 @@ struct RouteIndexTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("every route the router serves has a line in the index, and every line names a route")
     func indexMatchesRouter() {
-        let router = DemoApplication.makeRouter(state: DemoState(accessTokenLifetime: .seconds(300), refreshTokenLifetime: .seconds(3600)))
+        let router = makeDemoRouter()
         let served = Set(router.routes.map { "\($0.path)" })
         let described = Set(RouteIndex.summaries.keys)
         #expect(served.subtracting(described).sorted() == [], "routes without a line in RouteIndex.summaries")

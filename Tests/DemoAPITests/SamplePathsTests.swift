@@ -73,7 +73,7 @@ struct SamplePathsTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("every sample's relative path is a DemoAPI route")
     func samplePathsAreRoutes() throws {
-        let router = DemoApplication.makeRouter(state: DemoState(accessTokenLifetime: .seconds(300), refreshTokenLifetime: .seconds(3600)))
+        let router = makeDemoRouter()
         let routes = Set(router.routes.map { "\($0.path)" })
         var checked = 0
         for document in try Self.documents() {

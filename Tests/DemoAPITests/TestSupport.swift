@@ -8,6 +8,12 @@ import Testing
 
 @testable import DemoAPI
 
+/// DemoAPI's router on a fresh state, for a test that reads its routes rather than drives it.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func makeDemoRouter() -> Router<DemoRequestContext> {
+    DemoApplication.makeRouter(state: DemoState(accessTokenLifetime: .seconds(300), refreshTokenLifetime: .seconds(3600)))
+}
+
 /// Drives DemoAPI's router in-process (no socket) with a fresh state per call, and hands the state
 /// to the test so it can look at counters and stores directly.
 @available(macOS 14, iOS 17, tvOS 17, *)
