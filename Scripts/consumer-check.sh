@@ -72,6 +72,28 @@ public func liveService() -> FilmsService {
     FilmsService(client: LiveAPIClient(baseURL: URL(string: "https://api.example.com")!))
 }
 SWIFT
+# An app's error-to-message switch over every case: NetworkError may grow in a minor release
+# (it is @nonexhaustive), so the switch ends with `@unknown default`, and compiles.
+cat > "$app/Sources/App/Messages.swift" <<'SWIFT'
+import NetworkingKit
+
+public func message(for error: NetworkError) -> String {
+    switch error {
+    case .invalidURL, .invalidRequest, .encodingFailed, .bodyNotReplayable: "The app could not make this request."
+    case .badRequest, .clientError, .validationFailed, .conflict: "The server refused this request."
+    case .unauthorized, .invalidCredentials, .forbidden: "Please sign in again."
+    case .notFound: "This item is no longer available."
+    case .rateLimited: "Too many requests: try again in a moment."
+    case .serverError, .unexpectedStatus, .redirectFailed: "The service is having trouble."
+    case .transport, .timeout: "Check your connection and try again."
+    case .cancelled: "Cancelled."
+    case .responseTooLarge, .decodingFailed: "The answer could not be read."
+    case .fileFailed: "The file could not be used."
+    case .unknown: "Something went wrong."
+    @unknown default: error.localizedDescription
+    }
+}
+SWIFT
 cat > "$app/Tests/AppTests/FilmsTests.swift" <<'SWIFT'
 import App
 import NetworkingKit
@@ -92,6 +114,19 @@ start=$(date +%s)
 swift package --package-path "$app" resolve > "$work/resolve.log" 2>&1 || { cat "$work/resolve.log"; exit 1; }
 swift build --package-path "$app" --build-tests > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 seconds=$(( $(date +%s) - start ))
+
+# The same switch without `@unknown default` must not compile: a case added later would break it.
+sed '/@unknown default/d' "$app/Sources/App/Messages.swift" > "$work/Exhaustive.swift"
+modules="$app/.build/debug/Modules"
+[ -d "$modules" ] || modules="$app/.build/debug"
+if swiftc -typecheck -swift-version 6 -I "$modules" "$work/Exhaustive.swift" > "$work/exhaustive.log" 2>&1; then
+    echo "error: a switch over NetworkError without @unknown default compiled outside the package" >&2
+    exit 1
+elif ! grep -q "may have additional unknown values" "$work/exhaustive.log"; then
+    cat "$work/exhaustive.log"
+    echo "error: the switch without @unknown default failed for another reason than the one expected" >&2
+    exit 1
+fi
 
 # Every checkout but NetworkingKit's own (named after the mirrored folder).
 fetched=$(ls "$app/.build/checkouts" | grep -vx "$(basename "$repo")" | sort)

@@ -121,6 +121,7 @@ extension MockAPIClient {
     ///     .value(lastPage),
     /// ])
     /// ```
+    @nonexhaustive
     public enum Answer<Value: Sendable>: Sendable {
         /// The call returns this value, in a `200 OK` response.
         case value(Value)
@@ -135,6 +136,7 @@ extension MockAPIClient {
 
     /// Why a ``MockAPIClient`` could not answer; thrown wrapped in ``/NetworkingKit/NetworkError/unknown(_:)``,
     /// with a description that names the call and says how to script it.
+    @nonexhaustive
     public enum ScriptError: LocalizedError, Sendable, CustomStringConvertible {
         /// No stub matches the call.
         case unscripted(Call)

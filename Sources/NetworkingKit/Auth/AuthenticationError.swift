@@ -5,6 +5,7 @@
 /// ``AuthenticationMiddleware`` never throws these: when it cannot get a new token, it hands the
 /// server's 401 back, so the call fails with ``NetworkError/unauthorized(_:)`` as if there were no
 /// middleware.
+@nonexhaustive
 public enum AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no token, or it has no refresh token: the user has to sign in.
     case notAuthenticated

@@ -6,6 +6,7 @@
 /// var options = RequestOptions()
 /// options.cachePolicy = .returnCacheDataElseLoad
 /// ```
+@nonexhaustive
 public enum CachePolicy: Sendable, Hashable {
     /// RFC 9111: fresh stored responses are used, stale ones revalidated, request and response
     /// `Cache-Control` honoured.

@@ -8,6 +8,7 @@
 ///
 /// It is not read from the response's headers: a server's or a CDN's `X-Cache: HIT` says nothing
 /// about this client's cache, and reaches the caller as sent.
+@nonexhaustive
 public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     /// A stored response, fresh enough to use without asking the server.
     case hit = "HIT"

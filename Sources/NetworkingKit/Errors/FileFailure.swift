@@ -5,6 +5,7 @@ public import Foundation
 /// written.
 public struct FileFailure: Sendable, CustomStringConvertible {
     /// What went wrong with the file.
+    @nonexhaustive
     public enum Reason: Sendable, Hashable {
         /// No file exists at the path.
         case notFound

@@ -19,6 +19,22 @@ import HTTPTypes
 /// Errors with an HTTP response carry it in an ``HTTPFailure``: the request's method and URL, the
 /// status, the headers, a bounded copy of the body and the server's decoded error body.
 /// `localizedDescription` is a message a user can read; `description` has the technical detail.
+///
+/// New cases may be added in a minor release (a new situation deserves its own case rather than
+/// hiding in ``unknown(_:)``), so a `switch` outside NetworkingKit ends with `@unknown default`,
+/// which the compiler asks for; `catch NetworkError.notFound` and `if case` need nothing:
+///
+/// ```swift
+/// func message(for error: NetworkError) -> String {
+///     switch error {
+///     case .notFound: "This film is no longer available."
+///     case .unauthorized, .invalidCredentials: "Please sign in again."
+///     case .timeout, .transport: "Check your connection and try again."
+///     default: error.localizedDescription
+///     }
+/// }
+/// ```
+@nonexhaustive
 public enum NetworkError: Error, Sendable {
     /// The request's URL could not be built: the base URL is missing, relative or not HTTP(S).
     case invalidURL(String, reason: String)

@@ -4,6 +4,7 @@ public import HTTPTypes
 /// Why a redirect was not followed, and where the request had been sent until then.
 public struct RedirectFailure: Sendable, CustomStringConvertible {
     /// What stopped the redirect.
+    @nonexhaustive
     public enum Reason: Sendable, Hashable {
         /// More redirects than ``RedirectPolicy/maxRedirects`` allows.
         case tooManyRedirects(limit: Int)

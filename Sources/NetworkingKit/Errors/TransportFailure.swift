@@ -1,6 +1,7 @@
 /// A failure below HTTP, in terms that do not depend on the transport.
 public struct TransportFailure: Sendable, CustomStringConvertible {
     /// What went wrong, in transport-neutral terms; retry policies decide on this.
+    @nonexhaustive
     public enum Kind: String, Sendable, Hashable {
         /// Nothing listens at the address, or the connection was refused.
         case connectionRefused

@@ -6,6 +6,7 @@ import HTTPTypes
 /// Off by default: bodies are large and often personal. When on, only text bodies are logged
 /// (`text/*`, JSON, XML, forms, and `+json`/`+xml` types), cut to `maxBytes`, with sensitive
 /// parameters and JSON members hidden by the middleware's ``Redaction``.
+@nonexhaustive
 public enum BodyLogging: Sendable, Hashable {
     /// Bodies are not logged.
     case none

@@ -21,6 +21,7 @@ public import HTTPTypes
 /// sleeping for an hour.
 public struct RetryPolicy: Sendable, Hashable {
     /// How a computed delay is spread.
+    @nonexhaustive
     public enum Jitter: Sendable, Hashable {
         /// The exact exponential delay: 0.5, 1, 2 s… Predictable, but clients retry in lockstep.
         case none

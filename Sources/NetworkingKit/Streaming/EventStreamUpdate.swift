@@ -3,6 +3,7 @@ public import HTTPTypes
 /// What happens on a Server-Sent Events stream, in order: the elements of
 /// ``ServerSentEvents/updates``, for an app that shows the connection's state or reads the
 /// server's comments as well as its events.
+@nonexhaustive
 public enum EventStreamUpdate: Sendable, Equatable {
     /// A connection is open: the server answered with a `2xx` `text/event-stream` head. The first
     /// connection and every reconnection report one.

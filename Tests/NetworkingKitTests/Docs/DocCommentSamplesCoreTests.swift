@@ -387,6 +387,20 @@ extension DocCommentCoreSamples {
         // </doc-sample>
     }
 
+    static func networkErrorSwitchSample(_ error: NetworkError) -> String {
+        // <doc-sample>
+        func message(for error: NetworkError) -> String {
+            switch error {
+            case .notFound: "This film is no longer available."
+            case .unauthorized, .invalidCredentials: "Please sign in again."
+            case .timeout, .transport: "Check your connection and try again."
+            default: error.localizedDescription
+            }
+        }
+        // </doc-sample>
+        return message(for: error)
+    }
+
     static func networkErrorEqualitySample(client: LiveAPIClient) async {
         // <doc-sample>
         await #expect(throws: NetworkError.httpError(statusCode: 404)) {
