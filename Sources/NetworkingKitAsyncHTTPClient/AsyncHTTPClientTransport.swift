@@ -11,9 +11,9 @@ import NIOSSL
 ///
 /// - Request bodies are streamed as they are produced and response bodies as they arrive, so the
 ///   client's size limit stops an oversized download at the limit.
-/// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
-///   as it does for ``/NetworkingKit/URLSessionTransport``; for a streamed answer
-///   (`RequestOptions.streamsResponseBody`), the wait for the head, and then each wait for the
+/// - The call's timeout (``/NetworkingKit/CallPlan/timeout``) bounds the whole exchange, body
+///   included, as it does for ``/NetworkingKit/URLSessionTransport``; for a streamed answer
+///   (``/NetworkingKit/CallPlan/streamsResponseBody``), the wait for the head, and then each wait for the
 ///   next part of the body (a server that stalls midway fails with `timeout`; a reader slower
 ///   than the network is not counted against it).
 /// - Cancelling the calling task cancels the request, during the exchange and while the body is read.
@@ -103,7 +103,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let summary = RequestSummary(request)
-        let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
+        let deadline: ContinuousClock.Instant? = ContinuousClock.now + context.plan.timeout
         guard let body else {
             return try await sendWithoutBody(request, summary: summary, deadline: deadline, context: context)
         }
@@ -127,9 +127,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         // A streamed answer's body may take as long as it lasts: the deadline ended with its head,
         // and the timeout bounds each wait for the next chunk instead.
-        let streams = context.options.streamsResponseBody
+        let streams = context.plan.streamsResponseBody
         let chunks = ResponseChunks(
-            body: clientResponse.body, deadline: streams ? nil : deadline, idleTimeout: streams ? context.options.timeout : nil,
+            body: clientResponse.body, deadline: streams ? nil : deadline, idleTimeout: streams ? context.plan.timeout : nil,
             request: summary)
         return try answer(request, summary: summary, status: clientResponse.status, headers: clientResponse.headers, chunks: chunks)
     }
@@ -146,8 +146,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let clientRequest = try HTTPClient.Request(request, headers: headers(for: request))
             let logger = logger(for: context)
             (receiver, head) = try await Self.resendingOnClosedConnection(body: nil) {
-                let receiver = ResponseReceiver(idleTimeout: context.options.streamsResponseBody ? context.options.timeout : nil)
-                let head = try await receiver.head(deadline: deadline, headOnly: context.options.streamsResponseBody) { receiver in
+                let receiver = ResponseReceiver(idleTimeout: context.plan.streamsResponseBody ? context.plan.timeout : nil)
+                let head = try await receiver.head(deadline: deadline, headOnly: context.plan.streamsResponseBody) { receiver in
                     client.execute(request: clientRequest, delegate: receiver, eventLoop: .indifferent, logger: logger)
                 }
                 return (receiver, head)

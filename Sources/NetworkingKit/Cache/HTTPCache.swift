@@ -109,7 +109,7 @@ public final class HTTPCache: Middleware {
         let policy = context.options.cachePolicy
         let exchange = Exchange(
             request: request, body: body, url: url,
-            partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
+            partition: partitions.partition(for: request, declared: context.plan.redirectPolicy.sensitiveHeaders),
             directives: directives, context: context)
         let conditional = Validation.isConditional(request)
         let rangeValue = request.headerFields[.range]
@@ -145,7 +145,7 @@ public final class HTTPCache: Middleware {
 
         guard let found else {
             if directives.onlyIfCached { return CachedAnswer.gatewayTimeout() }
-            if range == nil, !conditional, !context.options.streamsResponseBody, let part = stored,
+            if range == nil, !conditional, !context.plan.streamsResponseBody, let part = stored,
                 let completion = PartCompletion(part.entry, now: now)
             {
                 return try await complete(part, with: completion, exchange: exchange, next: next)
@@ -199,7 +199,7 @@ public final class HTTPCache: Middleware {
         var marked = answer
         marked.cacheStatus = .miss
         // A streamed answer (a download, a live feed) is handed on as it arrives, never held.
-        guard !exchange.context.options.streamsResponseBody,
+        guard !exchange.context.plan.streamsResponseBody,
             Storability.mayStore(response, request: exchange.request, requestDirectives: exchange.directives)
         else {
             // A new representation that is not stored makes the old one obsolete; an error
@@ -209,7 +209,7 @@ public final class HTTPCache: Middleware {
             }
             return marked
         }
-        let limit = exchange.context.options.maxResponseBodySize ?? .max
+        let limit = exchange.context.plan.responseBodyLimit ?? .max
         if let body, case .known(let length) = body.length, length > Int64(limit) {
             return marked
         }
@@ -431,7 +431,7 @@ public final class HTTPCache: Middleware {
         asGet.method = .get
         let exchange = Exchange(
             request: asGet, body: nil, url: url,
-            partition: partitions.partition(for: request, declared: context.options.redirectPolicy.sensitiveHeaders),
+            partition: partitions.partition(for: request, declared: context.plan.redirectPolicy.sensitiveHeaders),
             directives: CacheControl(request.headerFields, pragmaFallback: true), context: context)
         // The answer to an unsafe method is not one of the cache's: it gets no cache status.
         var kept = try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: nil)

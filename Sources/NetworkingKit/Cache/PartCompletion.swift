@@ -62,7 +62,7 @@ extension HTTPCache {
         if response.status == .ok, !redirected {
             return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
         }
-        let limit = exchange.context.options.maxResponseBodySize ?? .max
+        let limit = exchange.context.plan.responseBodyLimit ?? .max
         guard !redirected, completion.completeLength <= Int64(limit),
             let got = completion.rest(in: response, after: part.entry.response)
         else {

@@ -50,7 +50,7 @@ public struct LiveAPIClient: APIClient {
             try HeaderValidation.merge(configuration.defaultHeaders, into: &fields)
             return DefaultFields(
                 fields, origin: baseOrigin,
-                credentials: configuration.redirectPolicy.resolved(against: .default).headersRemovedAcrossOrigins)
+                credentials: configuration.redirectPolicy.headersRemovedAcrossOrigins)
         }.mapError { $0 as? NetworkError ?? .unknown($0) }
     }
 
@@ -82,32 +82,29 @@ public struct LiveAPIClient: APIClient {
         let body: HTTPBody?
         let summary: RequestSummary
         let context: RequestContext
-        /// The limit for reading a successful body (and a bounded copy of a failed one).
+        /// The limit for reading a successful body, and for the copy kept of a failed one (bounded by
+        /// the client's limit when a streamed call has none).
         let limit: Int
         let deadline: CallDeadline?
         /// Told about the request body's progress, when the caller asked for it.
         let uploadProgress: ProgressReporter?
     }
 
-    /// Builds the request and fills the options in with the client's defaults: middlewares and
-    /// transports see the effective values, not "use the default".
+    /// Builds the request and decides the call's plan, once: middlewares and transports read the
+    /// values the call gets, never "use the default".
     private func prepare(_ target: RequestTarget, accept: HTTPField?, streamsResponseBody: Bool = false) throws -> Prepared {
         let start = ContinuousClock.now
         var (request, body) = try target.build(
             with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: accept)
         let summary = RequestSummary(request)
-        var options = target.options
-        options.timeout = options.timeout ?? configuration.timeout
-        let limit = options.maxResponseBodySize ?? configuration.maxResponseBodySize
-        // A streamed answer has no size limit unless the endpoint set one.
-        options.maxResponseBodySize = streamsResponseBody ? target.options.maxResponseBodySize : limit
-        options.streamsResponseBody = options.streamsResponseBody || streamsResponseBody
-        options.redirectPolicy = Self.effectiveRedirectPolicy(options.redirectPolicy, client: configuration.redirectPolicy)
+        let options = target.options
+        let plan = CallPlan(
+            resolving: options, timeout: configuration.timeout, responseBodyLimit: configuration.maxResponseBodySize,
+            redirectPolicy: configuration.redirectPolicy, streamsResponseBody: streamsResponseBody)
         if let given = options.credentialOrigin {
-            try Self.withholdCredentials(from: &request, givenFor: given, policy: options.redirectPolicy)
+            try Self.withholdCredentials(from: &request, givenFor: given, policy: plan.redirectPolicy)
         }
         let callTimeout = options.callTimeout ?? configuration.callTimeout
-        options.callTimeout = callTimeout
         var uploadProgress: ProgressReporter?
         if let handler = options.uploadProgress, let sent = body {
             let total: Int64? = if case .known(let length) = sent.length { length } else { nil }
@@ -122,12 +119,13 @@ public struct LiveAPIClient: APIClient {
             logger[metadataKey: "request-id"] = .string(requestID)
         }
         let deadline = callTimeout.map { deadlines.deadline(after: $0) }
-        var context = RequestContext(options: options, requestID: requestID, logger: logger, deadline: deadline)
+        var context = RequestContext(options: options, plan: plan, requestID: requestID, logger: logger, deadline: deadline)
         context.operation = OperationName(options: options, endpoint: target.endpoint)
         context.clientOrigin = baseOrigin
         return Prepared(
             start: start, request: request, body: body, summary: summary, context: context,
-            limit: options.maxResponseBodySize ?? limit, deadline: deadline, uploadProgress: uploadProgress)
+            limit: plan.responseBodyLimit ?? configuration.maxResponseBodySize, deadline: deadline,
+            uploadProgress: uploadProgress)
     }
 
     /// Sends a prepared call down the chain; a status other than 2xx becomes its ``NetworkError``.
@@ -201,7 +199,7 @@ public struct LiveAPIClient: APIClient {
             let call = try prepare(target, accept: nil, streamsResponseBody: true)
             summary = call.summary
             try Task.checkCancellation()
-            let limit = target.options.maxResponseBodySize
+            let limit = call.context.plan.responseBodyLimit
             // Sendable for the deadline's task: the body is a stream still to be read.
             let exchange: @Sendable () async throws -> StreamedResponse = {
                 let answer = try await self.exchange(call)
@@ -290,15 +288,6 @@ public struct LiveAPIClient: APIClient {
                 reason: "it leads from https to http, where what the request carries would travel in clear text")
         }
         request.headerFields.removeAll(named: policy.headersRemovedAcrossOrigins)
-    }
-
-    /// An endpoint's policy replaces the client's, except that headers the client declares
-    /// sensitive stay sensitive: an endpoint asking for more hops must not leak an API key.
-    static func effectiveRedirectPolicy(_ endpoint: RedirectPolicy, client: RedirectPolicy) -> RedirectPolicy {
-        guard !endpoint.isInherited else { return client.resolved(against: .default) }
-        var policy = endpoint
-        policy.sensitiveHeaders.formUnion(client.sensitiveHeaders)
-        return policy
     }
 
     /// Every error leaves the client as a ``NetworkError`` that names the request.

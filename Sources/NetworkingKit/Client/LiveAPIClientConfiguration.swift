@@ -39,7 +39,7 @@ extension LiveAPIClient {
         public var fieldNames: [String: String] = [:]
 
         /// The default response size limit: 32 MiB.
-        public static let defaultMaxResponseBodySize = 32 * 1024 * 1024
+        public static let defaultMaxResponseBodySize = CallPlan.defaultResponseBodyLimit
 
         /// Creates a configuration.
         public init(
@@ -49,7 +49,7 @@ extension LiveAPIClient {
             encoder: JSONEncoder = defaultEncoder(),
             decoder: JSONDecoder = defaultDecoder(),
             defaultHeaders: [String: String] = [:],
-            timeout: Duration = .seconds(60),
+            timeout: Duration = CallPlan.defaultTimeout,
             callTimeout: Duration? = nil,
             maxResponseBodySize: Int = defaultMaxResponseBodySize,
             redirectPolicy: RedirectPolicy = .default,

@@ -10,8 +10,8 @@ import HTTPTypes
 ///   Headers are kept rather than picked from a list of "headers that vary the answer" because a
 ///   list would miss an app's own credential header (`X-API-Key`) and merge two users' calls.
 ///   Fields are ordered by name, keeping the order of repeated fields, which is significant.
-/// - The options that change the outcome below this middleware: timeout, response size limit and
-///   redirect policy. Other options come from the request that starts the call.
+/// - The call's plan, which changes the outcome below this middleware: timeout, response size
+///   limit and redirect policy. Other options come from the request that starts the call.
 ///
 /// ## Why credentials are kept in clear
 ///
@@ -37,9 +37,7 @@ struct DeduplicationKey: Hashable, Sendable {
     let authority: String?
     let path: String?
     let fields: [Field]
-    let timeout: Duration?
-    let maxResponseBodySize: Int?
-    let redirectPolicy: RedirectPolicy
+    let plan: CallPlan
 
     /// The key of a request, or `nil` when the request must never share a call:
     /// - its method is not GET or HEAD (the others are not safe: each call must reach the server);
@@ -47,8 +45,8 @@ struct DeduplicationKey: Hashable, Sendable {
     /// - its endpoint opted out with ``RequestOptions/allowsDeduplication``;
     /// - it asks for a fresh answer with `Cache-Control: no-cache`, `no-store` or `max-age=0`, or
     ///   `Pragma: no-cache`: a call that started before it may be answered before it was made.
-    init?(_ request: HTTPRequest, body: HTTPBody?, options: RequestOptions, ignoring ignoredHeaders: Set<HTTPField.Name>) {
-        guard request.method == .get || request.method == .head, body == nil, options.allowsDeduplication else {
+    init?(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, ignoring ignoredHeaders: Set<HTTPField.Name>) {
+        guard request.method == .get || request.method == .head, body == nil, context.options.allowsDeduplication else {
             return nil
         }
         var fields: [Field] = []
@@ -74,18 +72,14 @@ struct DeduplicationKey: Hashable, Sendable {
         self.authority = request.authority?.lowercasedIfNeeded
         self.path = request.path
         self.fields = fields
-        self.timeout = options.timeout
-        self.maxResponseBodySize = options.maxResponseBodySize
-        self.redirectPolicy = options.redirectPolicy
+        self.plan = context.plan
         var hasher = Hasher()
         hasher.combine(method)
         hasher.combine(scheme)
         hasher.combine(authority)
         hasher.combine(path)
         hasher.combine(self.fields)
-        hasher.combine(timeout)
-        hasher.combine(maxResponseBodySize)
-        hasher.combine(redirectPolicy)
+        hasher.combine(plan)
         self.digest = hasher.finalize()
     }
 

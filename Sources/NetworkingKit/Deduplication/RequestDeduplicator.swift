@@ -94,12 +94,12 @@ public final class RequestDeduplicator: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> HTTPAnswer {
         // A streamed answer is read by one caller as it arrives: there is no copy to share.
-        guard !context.options.streamsResponseBody,
-            let key = DeduplicationKey(request, body: body, options: context.options, ignoring: ignoredHeaders)
+        guard !context.plan.streamsResponseBody,
+            let key = DeduplicationKey(request, body: body, context: context, ignoring: ignoredHeaders)
         else {
             return try await next(request, body, context)
         }
-        let limit = context.options.maxResponseBodySize ?? .max
+        let limit = context.plan.responseBodyLimit ?? .max
         let shared = try await responses.value(for: key) {
             .streamed(try await next(request, nil, context))
         } share: { shared in

@@ -40,20 +40,20 @@ public struct RequestOptions: Sendable {
     /// the client's default. ``timeout`` bounds each attempt; this bounds them all.
     public var callTimeout: Duration?
 
-    /// How this request follows redirects: ``RedirectPolicy/inherited`` (the default) for the
-    /// client's policy, ``RedirectPolicy/disabled`` to follow none, or a policy of its own, which
-    /// replaces the client's except for the client's ``RedirectPolicy/sensitiveHeaders``, always
-    /// added to the endpoint's. Not optional, so that `.none` cannot mean "not set".
-    public var redirectPolicy: RedirectPolicy
+    /// How this request follows redirects, when it follows other rules than the client's:
+    /// ``RedirectPolicy/disabled`` to follow none, or a policy of its own, which replaces the
+    /// client's except for the client's ``RedirectPolicy/sensitiveHeaders``, always added to the
+    /// endpoint's. Until an endpoint sets one it reads as ``RedirectPolicy/default``, so that
+    /// `options.redirectPolicy.maxRedirects = 1` starts from the default policy; the call's
+    /// policy is ``CallPlan/redirectPolicy``.
+    public var redirectPolicy: RedirectPolicy {
+        get { redirectPolicyOverride ?? .default }
+        set { redirectPolicyOverride = newValue }
+    }
 
-    /// Whether the caller reads the response body as a stream for as long as it lasts (set by
-    /// ``LiveAPIClient/bytes(_:)`` and ``APIClient/download(_:to:resumable:progress:)``).
-    ///
-    /// For such a call, ``timeout`` bounds the wait for the response head, and then each wait for
-    /// the next part of the body (an idle timeout, on every transport): the whole body may take any
-    /// time as long as it keeps coming. Middlewares never hold the whole body: de-duplication steps
-    /// aside and the cache does not store it.
-    public var streamsResponseBody: Bool = false
+    /// The endpoint's own redirect policy, or `nil` for the client's. Not public: on an optional,
+    /// `.none` would mean "not set" where an endpoint writing it means "follow none".
+    package private(set) var redirectPolicyOverride: RedirectPolicy?
 
     /// Told how much of the request body has been sent, throttled, ending with the whole body
     /// once a successful response head has arrived; see ``TransferProgress``.
@@ -69,16 +69,25 @@ public struct RequestOptions: Sendable {
     /// - Parameters:
     ///   - timeout: The timeout, or `nil` for the client's default.
     ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
-    ///   - redirectPolicy: The redirect policy; ``RedirectPolicy/inherited`` for the client's.
     ///   - callTimeout: The limit for the whole call, or `nil` for the client's default.
-    public init(
-        timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy = .inherited,
-        callTimeout: Duration? = nil
-    ) {
+    public init(timeout: Duration? = nil, maxResponseBodySize: Int? = nil, callTimeout: Duration? = nil) {
         self.timeout = timeout
         self.callTimeout = callTimeout
         self.maxResponseBodySize = maxResponseBodySize
-        self.redirectPolicy = redirectPolicy
+    }
+
+    /// Creates options with a redirect policy of the endpoint's own.
+    /// - Parameters:
+    ///   - timeout: The timeout, or `nil` for the client's default.
+    ///   - maxResponseBodySize: The response size limit, or `nil` for the client's default.
+    ///   - redirectPolicy: The endpoint's redirect policy (not optional: `.none` is not "not set").
+    ///   - callTimeout: The limit for the whole call, or `nil` for the client's default.
+    public init(
+        timeout: Duration? = nil, maxResponseBodySize: Int? = nil, redirectPolicy: RedirectPolicy,
+        callTimeout: Duration? = nil
+    ) {
+        self.init(timeout: timeout, maxResponseBodySize: maxResponseBodySize, callTimeout: callTimeout)
+        self.redirectPolicyOverride = redirectPolicy
     }
 
     /// The value stored for `key`, or its default.

@@ -2,8 +2,12 @@ public import Logging
 
 /// What a middleware and the transport know about a call besides its request and body.
 public struct RequestContext: Sendable {
-    /// The endpoint's options, with the client's defaults filled in.
+    /// The endpoint's options as it wrote them: the middlewares' own settings
+    /// (``RequestOptionKey``). What the call gets (its timeout, size limit, redirect policy) is
+    /// in ``plan``.
     public var options: RequestOptions
+    /// What the client decided for this call: its timeout, size limit and redirect policy.
+    public internal(set) var plan: CallPlan
     /// The attempt number, starting at 1; a middleware that sends a request again increments it.
     public var attempt: Int
     /// An identifier for the logical call, shared by all its attempts.
@@ -26,18 +30,20 @@ public struct RequestContext: Sendable {
     /// each time it is read, so a call nobody names costs nothing.
     public var operationName: String? { operation.name }
 
-    /// Creates a context.
+    /// Creates a context, for a middleware or transport used without a client (in a test, say).
     /// - Parameters:
     ///   - options: The options for the request.
+    ///   - plan: What the call gets; by default, `options` over the defaults of a client.
     ///   - attempt: The attempt number, starting at 1.
     ///   - requestID: The identifier of the logical call.
     ///   - logger: The logger to use.
     ///   - deadline: When the whole call must be over, if ever.
     public init(
-        options: RequestOptions, attempt: Int = 1, requestID: String, logger: Logger,
+        options: RequestOptions, plan: CallPlan? = nil, attempt: Int = 1, requestID: String, logger: Logger,
         deadline: CallDeadline? = nil
     ) {
         self.options = options
+        self.plan = plan ?? CallPlan(resolving: options, streamsResponseBody: false)
         self.attempt = attempt
         self.requestID = requestID
         self.logger = logger

@@ -57,10 +57,10 @@ public struct ResponseInterceptorMiddleware: Middleware {
     ) async throws -> HTTPAnswer {
         var answer = try await next(request, body, context)
         // A streamed answer is read by its caller as it arrives, of any size: never held here.
-        guard !context.options.streamsResponseBody else { return answer }
+        guard !context.plan.streamsResponseBody else { return answer }
         let response = answer.response
         let responseBody = answer.body
-        let limit = context.options.maxResponseBodySize ?? .max
+        let limit = context.plan.responseBodyLimit ?? .max
         // A failed response keeps its status: its body is read only as far as the bounded copy
         // an error would keep, so a huge error page does not turn into "response too large".
         let isSuccess = response.status.kind == .successful

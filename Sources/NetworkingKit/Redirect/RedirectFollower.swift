@@ -21,9 +21,9 @@ struct RedirectFollower: Sendable {
 
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
-        let deadline = context.options.timeout.map { ContinuousClock.now + $0 }
+        let deadline = ContinuousClock.now + context.plan.timeout
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
-        let policy = context.options.redirectPolicy.resolved(against: .default)
+        let policy = context.plan.redirectPolicy
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
             return HTTPAnswer(response, body: responseBody)
         }
@@ -49,13 +49,12 @@ struct RedirectFollower: Sendable {
 
     /// `context` for one more hop: the timeout is what is left of the whole call's.
     private static func context(
-        _ context: RequestContext, forHopBefore deadline: ContinuousClock.Instant?, of request: HTTPRequest
+        _ context: RequestContext, forHopBefore deadline: ContinuousClock.Instant, of request: HTTPRequest
     ) throws -> RequestContext {
-        guard let deadline else { return context }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw NetworkError.timeout(RequestSummary(request)) }
         var hopContext = context
-        hopContext.options.timeout = remaining
+        hopContext.plan.timeout = remaining
         return hopContext
     }
 

@@ -20,19 +20,13 @@ public import HTTPTypes
 /// An endpoint can override it with ``RequestOptions/redirectPolicy``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; 0 returns a 3xx answer to the caller as it is.
-    public var maxRedirects: Int {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var maxRedirects: Int
     /// Whether a redirect from `https` to `http` is followed. Off by default: it would send the
     /// request, and whatever it carries, in clear text.
-    public var allowsInsecureRedirects: Bool {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var allowsInsecureRedirects: Bool
     /// Headers removed, in addition to ``alwaysSensitiveHeaders``, when a redirect leads to
     /// another origin.
-    public var sensitiveHeaders: Set<HTTPField.Name> {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var sensitiveHeaders: Set<HTTPField.Name>
 
     /// The headers that always carry credentials: removed on a change of origin, never sent to
     /// another origin by a page link or the client's defaults, a partition of their own in
@@ -67,26 +61,6 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// followed the client's redirects.
     @available(*, unavailable, renamed: "disabled")
     public static var none: RedirectPolicy { disabled }
-
-    /// Not a policy of its own: the client's. It is the default of
-    /// ``RequestOptions/redirectPolicy``; as a client's policy, it means ``default``.
-    /// Changing any of its fields (`options.retryPolicy.maxAttempts = 1`) makes it a policy of
-    /// its own: the default one with that change.
-    public static let inherited: RedirectPolicy = {
-        var policy = RedirectPolicy()
-        policy.inheritsOuterPolicy = true
-        return policy
-    }()
-
-    /// Whether this is ``inherited``: the client's policy applies.
-    public var isInherited: Bool { inheritsOuterPolicy }
-    private var inheritsOuterPolicy = false
-
-    /// This policy, or `outer` when this one is ``inherited`` (and ``default`` when both are).
-    func resolved(against outer: RedirectPolicy) -> RedirectPolicy {
-        guard inheritsOuterPolicy else { return self }
-        return outer.inheritsOuterPolicy ? .default : outer
-    }
 
     /// Every header that is removed when the origin changes.
     var headersRemovedAcrossOrigins: Set<HTTPField.Name> {

@@ -56,7 +56,7 @@ public struct RetryMiddleware: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPAnswer {
-        let policy = context.options.retryPolicy.resolved(against: self.policy)
+        let policy = context.options.retryPolicyOverride ?? self.policy
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
         // Counted by the loop, not read from `context.attempt`, which outer middlewares (an
         // authentication replay) may already have raised.

@@ -35,37 +35,21 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The most attempts, the first included; 1 means no retry.
-    public var maxAttempts: Int {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var maxAttempts: Int
     /// The delay before the first retry, before jitter.
-    public var baseDelay: Duration {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var baseDelay: Duration
     /// How much each delay grows over the previous one.
-    public var multiplier: Double {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var multiplier: Double
     /// The longest single delay, and the longest `Retry-After` honoured.
-    public var maxDelay: Duration {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var maxDelay: Duration
     /// How delays are spread.
-    public var jitter: Jitter {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var jitter: Jitter
     /// The HTTP statuses that are retried.
-    public var retryableStatuses: Set<Int> {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var retryableStatuses: Set<Int>
     /// The transport failures that are retried.
-    public var retryableFailures: Set<TransportFailure.Kind> {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var retryableFailures: Set<TransportFailure.Kind>
     /// Whether a request that timed out is retried.
-    public var retriesTimeouts: Bool {
-        didSet { inheritsOuterPolicy = false }
-    }
+    public var retriesTimeouts: Bool
 
     /// The methods that are safe to repeat (RFC 9110 §9.2.2).
     public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
@@ -124,26 +108,6 @@ public struct RetryPolicy: Sendable, Hashable {
     /// `.none` was retried with the middleware's policy.
     @available(*, unavailable, renamed: "disabled")
     public static var none: RetryPolicy { disabled }
-
-    /// Not a policy of its own: the ``RetryMiddleware``'s. It is the default of
-    /// ``RequestOptions/retryPolicy``; given to a middleware, it means ``default``.
-    /// Changing any of its fields (`options.retryPolicy.maxAttempts = 1`) makes it a policy of
-    /// its own: the default one with that change.
-    public static let inherited: RetryPolicy = {
-        var policy = RetryPolicy()
-        policy.inheritsOuterPolicy = true
-        return policy
-    }()
-
-    /// Whether this is ``inherited``: the policy set further out applies.
-    public var isInherited: Bool { inheritsOuterPolicy }
-    private var inheritsOuterPolicy = false
-
-    /// This policy, or `outer` when this one is ``inherited`` (and ``default`` when both are).
-    func resolved(against outer: RetryPolicy) -> RetryPolicy {
-        guard inheritsOuterPolicy else { return self }
-        return outer.inheritsOuterPolicy ? .default : outer
-    }
 
     /// The delay before retry number `retry` (1 for the first), before jitter:
     /// `baseDelay × multiplier^(retry − 1)`, capped at ``maxDelay``.

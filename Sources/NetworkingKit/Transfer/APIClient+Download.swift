@@ -45,7 +45,7 @@ extension APIClient {
     ) async throws -> DownloadedFile {
         let clientLimit = (self as? LiveAPIClient)?.configuration.maxResponseBodySize
         let decodedLimit =
-            endpoint.options.maxResponseBodySize ?? clientLimit ?? LiveAPIClient.Configuration.defaultMaxResponseBodySize
+            endpoint.options.maxResponseBodySize ?? clientLimit ?? CallPlan.defaultResponseBodyLimit
         let downloader = Downloader(destination: destination, resumable: resumable, decodedLimit: decodedLimit, progress: progress)
         return try await downloader.run { headers in
             try await bytes(AdjustedEndpoint(base: endpoint, addedHeaders: headers))

@@ -36,9 +36,9 @@ import Musl
 ///   `AsyncHTTPClientTransport` hands such an answer on as it is.
 /// - Cancelling the calling task cancels the URLSession task, during the request and while the
 ///   body is read.
-/// - The request's timeout (`RequestOptions.timeout`) bounds the whole exchange, body included,
+/// - The call's timeout (``CallPlan/timeout``) bounds the whole exchange, body included,
 ///   not only the silence between two packets as `URLRequest.timeoutInterval` does; for a
-///   streamed answer (`RequestOptions.streamsResponseBody`), the wait for the head, and then the
+///   streamed answer (``CallPlan/streamsResponseBody``), the wait for the head, and then the
 ///   silence between two packets.
 /// - It never uses a `URLCache` (caching is a middleware's job, the same for every transport) and
 ///   it does not follow redirects: a 3xx answer is returned as it is, for the client to handle,
@@ -132,10 +132,8 @@ public final class URLSessionTransport: HTTPTransport {
             // What every transport decodes; libcurl would also ask for br and zstd.
             urlRequest.setValue(ContentCoding.acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
         }
-        let timeout = context.options.timeout
-        if let timeout {
-            urlRequest.timeoutInterval = Self.idleTimeoutInterval(for: timeout)
-        }
+        let timeout = context.plan.timeout
+        urlRequest.timeoutInterval = Self.idleTimeoutInterval(for: timeout)
         let task: URLSessionTask
         var spooled: SpooledUpload?
         /// A file URLSession reads itself, and the size the request declared for it.
@@ -175,7 +173,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Runs `task`, registered with the delegate, until the response head arrives.
     private func exchange(
         _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: SpooledUpload?, answerBody: SpillingBody,
-        context: RequestContext, timeout: Duration?
+        context: RequestContext, timeout: Duration
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let delegate = self.delegate
         return try await withTaskCancellationHandler {
@@ -185,8 +183,8 @@ public final class URLSessionTransport: HTTPTransport {
                     state: URLSessionTransportDelegate.TaskState(
                         request: summary,
                         isHead: isHead,
-                        limit: context.options.maxResponseBodySize,
-                        headOnlyDeadline: context.options.streamsResponseBody,
+                        limit: context.plan.responseBodyLimit,
+                        headOnlyDeadline: context.plan.streamsResponseBody,
                         sendObserver: body?.sendObserver,
                         spooledFile: spooled,
                         responseContinuation: continuation,
@@ -199,9 +197,7 @@ public final class URLSessionTransport: HTTPTransport {
                     delegate.cancel(task)
                     return
                 }
-                if let timeout {
-                    delegate.startDeadline(for: task, after: timeout)
-                }
+                delegate.startDeadline(for: task, after: timeout)
                 task.resume()
             }
         } onCancel: {

@@ -48,9 +48,7 @@ struct BenchScenario: Sendable {
                 "client + full stack, logging at info", shape, transport: transport,
                 middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
         ]
-            + (breakdown
-                ? [bareTransport(shape, transport: transport, timeout: nil)]
-                    + fullStackWithoutEach(shape, transport: transport) : [])
+            + (breakdown ? fullStackWithoutEach(shape, transport: transport) : [])
     }
 
     /// What every scenario of a run asks for and where; each decodes its answer as `Answer`.
@@ -113,15 +111,14 @@ struct BenchScenario: Sendable {
 
     /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
     private static func bareTransport<Answer>(
-        _ shape: Shape<Answer>, transport: any HTTPTransport, timeout: Duration? = .seconds(30)
+        _ shape: Shape<Answer>, transport: any HTTPTransport
     ) -> BenchScenario {
-        var options = RequestOptions()
-        options.timeout = timeout
         let context = RequestContext(
-            options: options, requestID: "bench", logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+            options: RequestOptions(timeout: .seconds(30)), requestID: "bench",
+            logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let decoder = JSONDecoder()
         let base = shape.baseURL.absoluteString
-        return BenchScenario(name: timeout == nil ? "bare transport, no timeout" : "bare transport") { index in
+        return BenchScenario(name: "bare transport") { index in
             let request = HTTPRequest(method: .get, url: try shape.answer.url(base: base, index))
             let (response, body) = try await transport.send(request, body: nil, context: context)
             guard response.status == .ok else { throw BenchFailure.status(response.status.code) }

@@ -76,7 +76,7 @@ struct MiddlewareTests {
         #expect(transport.requests.map(\.bodyText) == ["payload", "payload"])
     }
 
-    @Test("context carries the effective timeout, the size limit and one request id per call")
+    @Test("the context's plan carries the effective timeout and size limit; the options, the endpoint's own; one request id per call")
     func context() async throws {
         struct Capture: Middleware {
             let log: Log
@@ -84,7 +84,8 @@ struct MiddlewareTests {
                 _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: @escaping MiddlewareNext
             ) async throws -> HTTPAnswer {
                 log.append(
-                    "\(context.options.timeout.map { "\($0)" } ?? "nil")|\(context.options.maxResponseBodySize ?? -1)|\(context.requestID)")
+                    "\(context.plan.timeout)|\(context.plan.responseBodyLimit ?? -1)|\(context.requestID)|\(context.options.timeout.map { "\($0)" } ?? "nil")"
+                )
                 return try await next(request, body, context)
             }
         }
@@ -98,6 +99,8 @@ struct MiddlewareTests {
         #expect(entries[0][1] == "\(LiveAPIClient.Configuration.defaultMaxResponseBodySize)")
         #expect(entries[0][2].count == 16)
         #expect(entries[0][2] != entries[1][2])
+        #expect(entries[0][3] == "nil")
+        #expect(entries[1][3] == "\(Duration.seconds(5))")
     }
 
     @Test("typed options that a middleware defines travel with the endpoint")

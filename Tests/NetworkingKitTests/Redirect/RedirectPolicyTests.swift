@@ -316,7 +316,7 @@ final class TimeoutRecordingTransport: HTTPTransport {
     var timeouts: [Duration?] { recorded.withLock { $0 } }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        recorded.withLock { $0.append(context.options.timeout) }
+        recorded.withLock { $0.append(context.plan.timeout) }
         let number = Int(request.path?.split(separator: "/").last ?? "") ?? 0
         guard number < 3 else { return (HTTPResponse(status: .noContent), nil) }
         var fields = HTTPFields()

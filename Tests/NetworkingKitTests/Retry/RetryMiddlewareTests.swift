@@ -206,8 +206,8 @@ struct RetryMiddlewareTests {
     func disabledIsNeverRetried() async throws {
         // `options.retryPolicy = .none` once compiled to "not set" and the payment went out 3 times;
         // the option is no longer optional, so `.disabled` is the only way to say it.
-        #expect(RequestOptions().retryPolicy.isInherited)
-        #expect(!RetryPolicy.disabled.isInherited && RetryPolicy.disabled.maxAttempts == 1)
+        #expect(RequestOptions().retryPolicyOverride == nil)
+        #expect(RetryPolicy.disabled.maxAttempts == 1)
         let (client, transport) = Self.client(Self.failing(5, with: .serviceUnavailable))
         var payment = RequestOptions()
         payment.retryPolicy = .disabled
@@ -219,16 +219,17 @@ struct RetryMiddlewareTests {
         #expect(error?.statusCode == 503)
         #expect(transport.requests.count == 1)
 
-        // Changing a field of the inherited default makes a policy of its own, never a silent no-op.
+        // Changing a field of the policy an endpoint reads makes a policy of its own, never a
+        // silent no-op.
         var edited = RequestOptions()
         edited.retryPolicy.maxAttempts = 1
-        #expect(!edited.retryPolicy.isInherited)
+        #expect(edited.retryPolicyOverride?.maxAttempts == 1)
         let (editedClient, editedTransport) = Self.client(Self.failing(5, with: .serviceUnavailable))
         _ = await networkError { try await editedClient.request(TestEndpoint(path: "/films", options: edited)) }
         #expect(editedTransport.requests.count == 1)
         var redirects = RequestOptions()
         redirects.redirectPolicy.maxRedirects = 0
-        #expect(!redirects.redirectPolicy.isInherited && redirects.redirectPolicy.maxRedirects == 0)
+        #expect(redirects.redirectPolicyOverride?.maxRedirects == 0)
 
         let (inheriting, inheritingTransport) = Self.client(Self.failing(5, with: .serviceUnavailable))
         _ = await networkError { try await inheriting.request(TestEndpoint(path: "/x", options: RequestOptions())) }

@@ -1,0 +1,71 @@
+/// What the client decided for one call before sending it, once: how long each attempt may wait,
+/// how large an answer may be, which redirects are followed, and whether the answer is read as a
+/// stream. Every middleware and the transport read it from ``RequestContext/plan``; none falls
+/// back to a default of its own, so that one call never has two limits.
+///
+/// An endpoint's ``RequestOptions`` say what it wants (`nil`: the client's); the plan says what
+/// the call gets, with no "not set" left in it.
+public struct CallPlan: Sendable, Hashable {
+    /// How long the transport may wait for the server in one attempt, its redirects included:
+    /// for the whole answer, or, when ``streamsResponseBody``, for the response head and then
+    /// for each next part of the body.
+    public package(set) var timeout: Duration
+    /// The largest response body the call accepts, or `nil` for none: a streamed answer whose
+    /// endpoint set no limit may be as long as it lasts.
+    public let responseBodyLimit: Int?
+    /// The redirect policy: the endpoint's (with the client's ``RedirectPolicy/sensitiveHeaders``
+    /// added), or the client's.
+    public let redirectPolicy: RedirectPolicy
+    /// Whether the caller reads the response body as a stream for as long as it lasts
+    /// (``LiveAPIClient/bytes(_:)``, ``APIClient/download(_:to:resumable:progress:)``, event
+    /// streams). Middlewares never hold such a body whole: de-duplication steps aside, the cache
+    /// does not store it, a ``ResponseInterceptor`` does not see it.
+    public let streamsResponseBody: Bool
+
+    /// The timeout when neither the endpoint nor the client sets one: 60 seconds.
+    public static let defaultTimeout: Duration = .seconds(60)
+    /// The response size limit when neither the endpoint nor the client sets one: 32 MiB.
+    public static let defaultResponseBodyLimit = 32 * 1024 * 1024
+
+    /// Creates a plan from decided values.
+    /// - Parameters:
+    ///   - timeout: How long each attempt may wait for the server.
+    ///   - responseBodyLimit: The largest response body accepted, or `nil` for none.
+    ///   - redirectPolicy: How redirects are followed.
+    ///   - streamsResponseBody: Whether the answer is read as a stream.
+    public init(
+        timeout: Duration = CallPlan.defaultTimeout, responseBodyLimit: Int? = CallPlan.defaultResponseBodyLimit,
+        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false
+    ) {
+        self.timeout = timeout
+        self.responseBodyLimit = responseBodyLimit
+        self.redirectPolicy = redirectPolicy
+        self.streamsResponseBody = streamsResponseBody
+    }
+
+    /// The plan for an endpoint's `options` on a client with these settings: what the endpoint
+    /// sets wins, except that headers the client declares sensitive stay sensitive (an endpoint
+    /// asking for more hops must not leak an API key). A streamed answer has no size limit unless
+    /// the endpoint sets one.
+    /// - Parameters:
+    ///   - options: The endpoint's options.
+    ///   - timeout: The client's timeout.
+    ///   - responseBodyLimit: The client's response size limit.
+    ///   - redirectPolicy: The client's redirect policy.
+    ///   - streamsResponseBody: Whether the caller reads the answer as a stream.
+    public init(
+        resolving options: RequestOptions, timeout: Duration = CallPlan.defaultTimeout,
+        responseBodyLimit: Int = CallPlan.defaultResponseBodyLimit, redirectPolicy: RedirectPolicy = .default,
+        streamsResponseBody: Bool
+    ) {
+        var redirects = redirectPolicy
+        if let own = options.redirectPolicyOverride {
+            redirects = own
+            redirects.sensitiveHeaders.formUnion(redirectPolicy.sensitiveHeaders)
+        }
+        self.init(
+            timeout: options.timeout ?? timeout,
+            responseBodyLimit: options.maxResponseBodySize ?? (streamsResponseBody ? nil : responseBodyLimit),
+            redirectPolicy: redirects, streamsResponseBody: streamsResponseBody)
+    }
+}
