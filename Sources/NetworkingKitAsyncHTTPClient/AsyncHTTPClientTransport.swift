@@ -2,7 +2,7 @@
 public import AsyncHTTPClient
 import Foundation
 import Logging
-public import NetworkingKit
+@_spi(Transport) public import NetworkingKit
 import NIOCore
 import NIOHTTP1
 import NIOSSL

@@ -1,5 +1,5 @@
 #if AsyncHTTPClientTransport || DemoAPI
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NIOCore
 
 /// How long a ``ChunkQueue``'s reader waits for the next chunk: past it, the queue ends the body

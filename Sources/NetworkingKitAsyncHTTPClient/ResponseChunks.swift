@@ -1,7 +1,7 @@
 #if AsyncHTTPClientTransport || DemoAPI
 import AsyncHTTPClient
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NIOCore
 
 /// An AsyncHTTPClient response body as chunks of `Data`, read within the request's deadline (or,

@@ -1,7 +1,7 @@
 #if AsyncHTTPClientTransport || DemoAPI
 import AsyncHTTPClient
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NIOCore
 import NIOHTTP1
 

@@ -1,4 +1,4 @@
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 /// A clock whose sleeps return at once and are recorded, so a test of backoff sees the exact
 /// delays a middleware asked for without waiting for them.

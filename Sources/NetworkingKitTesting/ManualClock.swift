@@ -1,4 +1,4 @@
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 /// A clock that moves only when a test moves it: a sleep returns once ``advance(by:)`` has brought
 /// the time to its deadline, so a test of a timeout decides when it passes, without waiting.

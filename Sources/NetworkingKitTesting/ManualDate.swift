@@ -1,5 +1,5 @@
 public import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 /// A wall clock that moves only when a test says so: the "now" that ``/NetworkingKit/HTTPCache``,
 /// ``/NetworkingKit/TokenRefresher`` and ``/NetworkingKit/AuthManager`` take as a closure, so that freshness, expiry and

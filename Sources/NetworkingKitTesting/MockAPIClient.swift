@@ -1,6 +1,6 @@
 public import Foundation
 import HTTPTypes
-public import NetworkingKit
+@_spi(Transport) public import NetworkingKit
 
 /// An `APIClient` that answers from a script instead of the network, and records every call,
 /// for unit tests of view models and services that depend on `any APIClient` (seed 000).

@@ -1,5 +1,5 @@
 public import Foundation
-public import NetworkingKit
+@_spi(Transport) public import NetworkingKit
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

@@ -1,4 +1,4 @@
-public import NetworkingKit
+@_spi(Transport) public import NetworkingKit
 
 /// Records the progress values of an upload or a download, for tests.
 ///

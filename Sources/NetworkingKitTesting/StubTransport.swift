@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-public import NetworkingKit
+@_spi(Transport) public import NetworkingKit
 
 /// A transport that answers from a closure instead of the network, and records every request it
 /// is given, body included.

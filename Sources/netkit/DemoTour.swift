@@ -3,7 +3,7 @@ import DemoAPI
 import ExampleServices
 import Foundation
 import Logging
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 /// What `GET /me` answers.
 private struct Profile: Decodable, Sendable {

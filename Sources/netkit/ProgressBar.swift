@@ -1,6 +1,6 @@
 #if DemoAPI
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 #if canImport(Glibc)
 import Glibc

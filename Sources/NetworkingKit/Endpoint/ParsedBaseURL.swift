@@ -29,3 +29,11 @@ struct ParsedBaseURL: Sendable {
         self.query = components.percentEncodedQuery
     }
 }
+
+extension Origin {
+    /// The origin of `url`, which the client's requests spell as `base` does.
+    init(_ url: URL, spelledAs base: ParsedBaseURL) {
+        self.init(url)
+        if let authority = base.authority { spelling = (base.scheme, authority) }
+    }
+}

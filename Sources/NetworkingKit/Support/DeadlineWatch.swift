@@ -10,12 +10,15 @@
 /// A watch keeps time on one clock: the process's watch on `ContinuousClock`, for the transports'
 /// timeouts; a client given another clock (a test's manual clock) has a watch of its own on it
 /// for its call timeouts. Deadlines are kept as durations since the watch was made.
-package final class DeadlineWatch: Sendable {
+///
+/// Public as SPI (`@_spi(Transport) import NetworkingKit`): a transport of another package bounds
+/// its exchanges with the same watch as the built-in ones (no stability is promised for it).
+@_spi(Transport) public final class DeadlineWatch: Sendable {
     /// The one watch of the process, on `ContinuousClock`.
-    package static let shared = DeadlineWatch()
+    public static let shared = DeadlineWatch()
 
     /// A deadline being watched; hand it back to ``disarm(_:)`` when the call ends first.
-    package struct Ticket: Hashable, Sendable {
+    public struct Ticket: Hashable, Sendable {
         fileprivate let id: UInt64
     }
 
@@ -77,7 +80,7 @@ package final class DeadlineWatch: Sendable {
 
     /// Runs `action` at `deadline`, unless ``disarm(_:)`` comes first; for a watch on the
     /// continuous clock.
-    package func arm(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Ticket {
+    public func arm(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Ticket {
         arm(atElapsed: continuousOrigin.duration(to: deadline), action)
     }
 
@@ -102,7 +105,7 @@ package final class DeadlineWatch: Sendable {
     }
 
     /// Forgets a deadline whose call has ended; its action will not run.
-    package func disarm(_ ticket: Ticket) {
+    public func disarm(_ ticket: Ticket) {
         state.withLock { _ = $0.entries.removeValue(forKey: ticket.id) }
     }
 

@@ -12,9 +12,10 @@ import Musl
 /// `Synchronization.Mutex` would do the same job but needs macOS 15 / iOS 18, and NetworkingKit
 /// supports older systems. The value and its lock live in one allocation (an `NSLock` box took
 /// three: the box, the lock object and its mutex; a call makes several boxes). Copies share the
-/// box, as references do. Package-visible so that the testing product and the tests use the same
-/// box instead of writing their own.
-package struct LockedState<Value: Sendable>: @unchecked Sendable {  // @unchecked: every access to the value holds the lock.
+/// box, as references do. Public as SPI (`@_spi(Transport) import NetworkingKit`) so that a
+/// transport of another package, the testing product and the tests use the same box instead of
+/// writing their own; no stability is promised for it.
+@_spi(Transport) public struct LockedState<Value: Sendable>: @unchecked Sendable {  // @unchecked: every access to the value holds the lock.
     #if canImport(Darwin)
     private typealias Lock = os_unfair_lock
     #else
@@ -36,7 +37,7 @@ package struct LockedState<Value: Sendable>: @unchecked Sendable {  // @unchecke
 
     private let storage: Storage
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in value }
         buffer.withUnsafeMutablePointerToElements { lock in
             #if canImport(Darwin)
@@ -51,7 +52,7 @@ package struct LockedState<Value: Sendable>: @unchecked Sendable {  // @unchecke
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, lock in
             #if canImport(Darwin)
             os_unfair_lock_lock(lock)

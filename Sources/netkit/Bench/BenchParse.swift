@@ -1,7 +1,7 @@
 #if DemoAPI
 import Foundation
 import HTTPTypes
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 
 /// `netkit bench --parse N`: framing from memory, no network. `N` Server-Sent Events and `N` JSON
 /// lines are read through `LiveAPIClient.events` and `LiveAPIClient.lines` from a transport that

@@ -2,7 +2,7 @@ import DemoAPI
 import Dispatch
 import ExampleServices
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import Testing
 
 @testable import netkit

@@ -1,6 +1,6 @@
 import DemoAPI
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import DemoAPI
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import Testing
 
 /// Sign-in, single-flight refresh and sign-out against DemoAPI's rotating token routes, counted by

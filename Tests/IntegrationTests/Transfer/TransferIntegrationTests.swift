@@ -2,7 +2,7 @@ import Crypto
 import DemoAPI
 import Foundation
 import HTTPTypes
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

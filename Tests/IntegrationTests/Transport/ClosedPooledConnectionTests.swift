@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import Testing
 
 @testable import NetworkingKitAsyncHTTPClient

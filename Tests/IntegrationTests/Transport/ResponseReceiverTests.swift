@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import Testing
 
 @testable import NetworkingKitAsyncHTTPClient

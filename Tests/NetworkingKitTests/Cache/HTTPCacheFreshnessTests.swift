@@ -1,5 +1,5 @@
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

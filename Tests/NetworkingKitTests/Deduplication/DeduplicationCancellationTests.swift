@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 
 /// A door that stub transport handlers wait at until the test opens it, so that a test holds

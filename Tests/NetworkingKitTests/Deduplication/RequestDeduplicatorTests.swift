@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -362,13 +362,13 @@ struct DocCommentSamplesClientTests {
     func samplesMatch() throws {
         try CompiledSamples.expectSameDocSamples(
             sources: [
-                "Sources/NetworkingKit/HTTP/HTTPBody.swift",
+                "Sources/NetworkingKit/Core/Body/HTTPBody.swift",
                 "Sources/NetworkingKit/Logging/CURLDescription.swift",
                 "Sources/NetworkingKit/Logging/LoggingMiddleware.swift",
-                "Sources/NetworkingKit/Logging/Redaction.swift",
-                "Sources/NetworkingKit/Middleware/CallDeadline.swift",
-                "Sources/NetworkingKit/Middleware/HTTPAnswer.swift",
-                "Sources/NetworkingKit/Middleware/Middleware.swift",
+                "Sources/NetworkingKit/Core/HTTP/Redaction.swift",
+                "Sources/NetworkingKit/Core/CallDeadline.swift",
+                "Sources/NetworkingKit/Core/HTTPAnswer.swift",
+                "Sources/NetworkingKit/Core/Middleware.swift",
                 "Sources/NetworkingKit/Middleware/RequestInterceptor.swift",
                 "Sources/NetworkingKit/Middleware/ResponseInterceptor.swift",
                 "Sources/NetworkingKit/Multipart/MultipartFormData.swift",
@@ -376,7 +376,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Observability/TracingMiddleware.swift",
                 "Sources/NetworkingKit/Pagination/Pages.swift",
                 "Sources/NetworkingKit/Pagination/PaginatedResponse.swift",
-                "Sources/NetworkingKit/Redirect/RedirectPolicy.swift",
+                "Sources/NetworkingKit/Core/RedirectPolicy.swift",
                 "Sources/NetworkingKit/Retry/RetryMiddleware.swift",
                 "Sources/NetworkingKit/Retry/WithRetry.swift",
                 "Sources/NetworkingKit/Streaming/JSONLines.swift",

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Testing
 
-@testable import NetworkingKit
+@_spi(Transport) @testable import NetworkingKit
 
 @Suite("A received field name")
 struct ReceivedFieldNameTests {

@@ -1,7 +1,7 @@
 import Foundation
 import InMemoryTracing
 import MetricsTestKit
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -3,7 +3,7 @@ import HTTPTypes
 import NetworkingKitTesting
 import Testing
 
-@testable import NetworkingKit
+@_spi(Transport) @testable import NetworkingKit
 
 @Suite("events().updates and restart()")
 struct EventStreamUpdatesTests {

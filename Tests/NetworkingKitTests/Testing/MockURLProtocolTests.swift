@@ -1,6 +1,6 @@
 import ExampleServices
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import NetworkingKitTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NetworkingKit
+@_spi(Transport) @testable import NetworkingKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

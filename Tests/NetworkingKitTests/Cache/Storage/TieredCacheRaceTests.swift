@@ -1,5 +1,5 @@
 import Foundation
-import NetworkingKit
+@_spi(Transport) import NetworkingKit
 import Testing
 
 /// A removal that runs while the tiered storage copies a back entry into the front must win.

@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -15,17 +15,17 @@ import Darwin
 /// `http://127.0.0.1:99999/` with a port of 99999 (which SwiftNIO traps on, and a resolver
 /// wraps round to 34463) and `http://h:18446744073709551617/` with no port at all (so the
 /// request would go to port 80), and it takes `http://[zz]/` and `http://a%20b/` as hosts.
-package enum URLAuthority {
+@_spi(Transport) public enum URLAuthority {
     /// Why `url`'s host or port cannot be connected to, or `nil` when they can. Only the
     /// authority is looked at: the scheme, path and query are checked elsewhere.
-    package static func problem(in url: URL) -> String? {
+    public static func problem(in url: URL) -> String? {
         guard let authority = authority(of: url.absoluteString) else { return "the URL has no host" }
         return problem(inAuthority: authority)
     }
 
     /// Why `authority` (`host`, `host:port`, `[v6]:port`, user information ignored) cannot be
     /// connected to, or `nil` when it can.
-    package static func problem(inAuthority authority: Substring) -> String? {
+    public static func problem(inAuthority authority: Substring) -> String? {
         let (host, port) = split(authority)
         if host.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
             // `split` takes the brackets off a well-formed IPv6 literal: one left is not one.

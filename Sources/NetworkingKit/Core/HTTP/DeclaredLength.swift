@@ -9,7 +9,7 @@ extension HTTPBody {
     ///   not one decimal number: RFC 9112 §6.3 makes an invalid or repeated length (URLSession on
     ///   Linux merges two fields into `5, 6`) an unrecoverable framing error, as AsyncHTTPClient
     ///   already treats it, because the body's end can no longer be known.
-    package static func declaredLength(of response: HTTPResponse, isHead: Bool) throws -> Int64? {
+    @_spi(Transport) public static func declaredLength(of response: HTTPResponse, isHead: Bool) throws -> Int64? {
         let code = response.status.code
         if isHead || (100..<200).contains(code) || code == 204 || code == 304 { return 0 }
         // Repeated fields come back joined with ", " (and URLSession merges them so itself), so

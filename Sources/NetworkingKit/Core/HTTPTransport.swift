@@ -15,18 +15,29 @@ public import HTTPTypes
 /// - Send `request` with `body` (which may be `nil`, buffered or streamed) and return as soon as the
 ///   response head has arrived; return the response body as a stream so the client can enforce its
 ///   size limit while reading.
-/// - Honour `context.options.timeout` and Task cancellation: cancelling the calling task must
-///   cancel the request on the wire and throw ``NetworkError/cancelled``.
+/// - Honour the call's plan (``RequestContext/plan``): ``CallPlan/timeout`` bounds the exchange
+///   (for a ``CallPlan/streamsResponseBody`` answer, the wait for the head and then each wait for
+///   the next part of the body), and ``CallPlan/responseBodyLimit`` may stop a body early.
+/// - Honour Task cancellation: cancelling the calling task must cancel the request on the wire and
+///   throw ``NetworkError/cancelled``.
 /// - Throw ``NetworkError`` for failures: ``NetworkError/timeout(_:)`` for timeouts and
 ///   ``NetworkError/transport(_:)`` for everything else, keeping the underlying error.
 /// - Do not follow redirects or cache on your own; the client does that the same way for every
 ///   transport.
+///
+/// The checks and tools the built-in transports use are there for yours too, as SPI (no
+/// stability promised) with `@_spi(Transport) import NetworkingKit`: `URLAuthority.problem(in:)`
+/// (a host and port a connection can be opened to), `HTTPField.Name.received(_:)` (a server's
+/// field name, validated), `HTTPBody.declaredLength(of:isHead:)` (the `Content-Length` a body is
+/// checked against, so a cut body fails as `truncatedBody`), `NetworkError.attaching(_:)` (the
+/// request named in an error), `DeadlineWatch.shared` (one sleeping task for every deadline of the
+/// process, instead of a timer per request) and `LockedState` (a value behind a lock).
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the response head and its body.
     /// - Parameters:
     ///   - request: The request; its URL is absolute.
     ///   - body: The request body, if any.
-    ///   - context: Per-request options (timeout), the request id and the logger.
+    ///   - context: The call's plan (timeout, size limit), the request id and the logger.
     /// - Returns: The response and its body, still to be read.
     func send(
         _ request: HTTPRequest,

@@ -1,4 +1,4 @@
-package import HTTPTypes
+public import HTTPTypes
 
 extension HTTPField.Name {
     /// The name of a field a server sent, or `nil` when it is not a valid token.
@@ -7,7 +7,7 @@ extension HTTPField.Name {
     /// found in a table: `HTTPField.Name(_:)` lowercases every name holding a capital into a new
     /// string, which cost a transport more than the rest of converting a response head. Any other
     /// spelling goes through `HTTPField.Name(_:)`, so the name keeps the server's spelling either way.
-    package static func received(_ name: String) -> HTTPField.Name? {
+    @_spi(Transport) public static func received(_ name: String) -> HTTPField.Name? {
         let count = name.utf8.count
         if count < commonByLength.count {
             for common in commonByLength[count] where common.rawName == name {

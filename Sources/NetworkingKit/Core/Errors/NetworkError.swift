@@ -146,7 +146,7 @@ public enum NetworkError: Error, Sendable {
     /// The same error with `request` attached where the case has room for it and none is set yet.
     ///
     /// Lower layers (a body reader, a transport) may not know the request; the client fills it in.
-    package func attaching(_ request: RequestSummary) -> NetworkError {
+    @_spi(Transport) public func attaching(_ request: RequestSummary) -> NetworkError {
         switch self {
         case .timeout(nil):
             return .timeout(request)

@@ -11,18 +11,13 @@ struct Origin: Hashable {
     /// The scheme and authority exactly as the client writes them on the requests it builds for
     /// this origin, when it is the client's: compared first, as whole strings, which settles
     /// nearly every call without reading the authority.
-    private var spelling: (scheme: String, authority: String)?
+    /// How the client's requests spell this origin, when known: compared first, as written.
+    var spelling: (scheme: String, authority: String)?
 
     init(_ url: URL) {
         scheme = url.scheme?.lowercased() ?? ""
         host = url.host?.lowercased() ?? ""
         port = url.port ?? Self.defaultPort(scheme: scheme)
-    }
-
-    /// The origin of `url`, which the client's requests spell as `base` does.
-    init(_ url: URL, spelledAs base: ParsedBaseURL) {
-        self.init(url)
-        if let authority = base.authority { spelling = (base.scheme, authority) }
     }
 
     private init(scheme: String, host: String, port: Int?) {

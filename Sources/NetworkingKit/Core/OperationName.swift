@@ -6,9 +6,9 @@ enum OperationName: Sendable {
     /// ``RequestOptions/operationName``, set by the endpoint or the request.
     case explicit(String)
     /// An endpoint without an explicit name: its case name when it is an enum.
-    case endpoint(any APIEndpoint)
+    case endpoint(any Sendable)
 
-    init(options: RequestOptions, endpoint: (any APIEndpoint)?) {
+    init(options: RequestOptions, endpoint: (any Sendable)?) {
         if let name = options.operationName {
             self = .explicit(name)
         } else if let endpoint {
@@ -28,7 +28,7 @@ enum OperationName: Sendable {
 
     /// `filmDetail` for `PixarAPIEndpoint.filmDetail(id: "up")`, `films` for `.films`; `nil` for an
     /// endpoint that is not an enum (a struct has no name to offer but its type's).
-    static func caseName(of endpoint: any APIEndpoint) -> String? {
+    static func caseName(of endpoint: any Sendable) -> String? {
         let mirror = Mirror(reflecting: endpoint)
         guard mirror.displayStyle == .enum else { return nil }
         // A case with associated values shows them as one child named after the case.

@@ -19,10 +19,6 @@ public protocol RequestOptionKey {
     static var defaultValue: Value { get }
 }
 
-private enum UploadProgressKey: RequestOptionKey {
-    static let defaultValue: ProgressHandler? = nil
-}
-
 /// Per-endpoint settings that travel with a request down the middleware chain.
 ///
 /// The timeout is built in; every other concern adds its own typed option through
@@ -54,16 +50,6 @@ public struct RequestOptions: Sendable {
     /// The endpoint's own redirect policy, or `nil` for the client's. Not public: on an optional,
     /// `.none` would mean "not set" where an endpoint writing it means "follow none".
     package private(set) var redirectPolicyOverride: RedirectPolicy?
-
-    /// Told how much of the request body has been sent, throttled, ending with the whole body
-    /// once a successful response head has arrived; see ``TransferProgress``.
-    ///
-    /// Kept with the middlewares' options rather than as a field of its own, so that the options
-    /// every call copies stay as small as they were.
-    public var uploadProgress: ProgressHandler? {
-        get { self[UploadProgressKey.self] }
-        set { self[UploadProgressKey.self] = newValue }
-    }
 
     /// Creates options.
     /// - Parameters:
