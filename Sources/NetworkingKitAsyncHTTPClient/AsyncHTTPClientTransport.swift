@@ -81,6 +81,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// What AsyncHTTPClient gets when the call's logger would drop its lines anyway: it logs only
     /// at debug and trace, yet sets metadata on the logger it is given for every request.
+    /// How many bytes of an answer are read ahead of its reader before AsyncHTTPClient, and so
+    /// the server, is made to wait.
+    static let readAhead = 256 * 1024
+
     private static let silentLogger = Logger(label: "NetworkingKit.AsyncHTTPClientTransport", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Creates a transport.

@@ -25,7 +25,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate enum Source {
             case direct(HTTPClientResponse.Body.AsyncIterator)
-            case pumped(BodyPump.Reader)
+            case pumped(BodyReader)
         }
 
         fileprivate var source: Source
@@ -33,15 +33,14 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
         mutating func next() async throws -> Data? {
             do {
-                let buffer: ByteBuffer?
                 switch source {
                 case .direct(var iterator):
-                    buffer = try await iterator.next()
+                    let buffer = try await iterator.next()
                     source = .direct(iterator)
+                    return buffer.map { Data($0.readableBytesView) }
                 case .pumped(let reader):
-                    buffer = try await reader.next()
+                    return try await reader.next()
                 }
-                return buffer.map { Data($0.readableBytesView) }
             } catch {
                 throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .body, request: request)
             }
@@ -52,14 +51,15 @@ struct ResponseChunks: AsyncSequence, Sendable {
         guard deadline != nil || idleTimeout != nil else {
             return AsyncIterator(source: .direct(body.makeAsyncIterator()), request: request)
         }
+        let pump = BodyPump(body: body, deadline: deadline)
         return AsyncIterator(
-            source: .pumped(BodyPump.Reader(BodyPump(body: body, deadline: deadline, idleTimeout: idleTimeout))),
+            source: .pumped(BodyReader(pump.pipe, producer: pump, idleTimeout: idleTimeout, idleError: DeadlineExceeded())),
             request: request)
     }
 }
 
 /// Reads an AsyncHTTPClient body in a task of its own and hands it over through a
-/// ``ChunkQueue``, so that a deadline can end the read (and the request) without cancelling the
+/// ``/NetworkingKit/BodyPipe``, so that a deadline can end the read (and the request) without cancelling the
 /// reader's task. Only a request with a body takes this way (see ``ResponseReceiver`` for why).
 ///
 /// Where the language has it, the task starts on the reader's thread (`Task.immediate`) and runs
@@ -67,27 +67,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
 /// end included, before the reader asks, and it costs no thread handoff at all (a task started on
 /// the pool, holding one chunk at a time, cost three: the start, the reader giving room back, and
 /// the end handed over).
-final class BodyPump: Sendable {
-    /// The reader's end: dropping it (a reader that stops early) stops the pump and the request.
-    final class Reader: Sendable {
-        let pump: BodyPump
-
-        init(_ pump: BodyPump) {
-            self.pump = pump
-        }
-
-        deinit {
-            pump.fail(CancellationError())
-        }
-
-        func next() async throws -> ByteBuffer? {
-            pump.startIfNeeded()
-            // The queue ends the body; the pump's task (so the request) is then stopped.
-            let idle = pump.idleTimeout.map { IdleLimit(duration: $0) { [pump] in pump.release(cancelling: true) } }
-            return try await pump.queue.next(idle: idle) { pump.fail(CancellationError()) }
-        }
-    }
-
+final class BodyPump: BodyProducer, Sendable {
     private struct State {
         var started = false
         var task: Task<Void, Never>?
@@ -97,15 +77,24 @@ final class BodyPump: Sendable {
     private let body: HTTPClientResponse.Body
     /// The end of the whole exchange, if it has one.
     private let deadline: ContinuousClock.Instant?
-    /// The longest the reader waits for its next chunk, if that is bounded.
-    fileprivate let idleTimeout: Duration?
-    private let queue = ChunkQueue<CheckedContinuation<Void, Never>>()
+    /// The chunks between the pump's task and the body's reader.
+    let pipe = BodyPipe(overflow: .backpressure(readAhead: AsyncHTTPClientTransport.readAhead))
     private let state = LockedState(State())
 
-    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant?, idleTimeout: Duration?) {
+    init(body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant?) {
         self.body = body
         self.deadline = deadline
-        self.idleTimeout = idleTimeout
+    }
+
+    /// The reader asks for its first chunk: the task starts.
+    func readerStarts() {
+        startIfNeeded()
+    }
+
+    /// The reader stopped before the end (gone, cancelled, or silent past its idle limit, which
+    /// ended the body already): the task, so the request, stops.
+    func stop(_ error: any Error) {
+        release(cancelling: true)
     }
 
     private func startIfNeeded() {
@@ -113,17 +102,17 @@ final class BodyPump: Sendable {
             defer { state.started = true }
             return !state.started
         }
-        guard start, !queue.hasEnded else { return }
+        guard start, !pipe.hasEnded else { return }
         let ticket = deadline.map {
             DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded()) }
         }
-        let task = Self.startTask { [self, body, queue] in
+        let task = Self.startTask { [self, body, pipe] in
             do {
                 for try await chunk in body {
-                    switch queue.append(chunk) {
+                    switch pipe.append(Data(chunk.readableBytesView)) {
                     case .taken: continue
-                    case .ended: return
-                    case .full: await withCheckedContinuation { queue.waitForRoom($0) }
+                    case .ended, .failed: return
+                    case .full: await withCheckedContinuation { pipe.waitForRoom($0) }
                     }
                 }
                 end(.success(()), dropsChunks: false)
@@ -138,7 +127,7 @@ final class BodyPump: Sendable {
         }
         // Ended before the task and deadline were stored: read whole already, or cancelled, or
         // past the deadline.
-        if queue.hasEnded { release(cancelling: true) }
+        if pipe.hasEnded { release(cancelling: true) }
     }
 
     /// A task running `operation`: started on the calling thread where the language allows it.
@@ -158,13 +147,14 @@ final class BodyPump: Sendable {
 
     /// Ends the body once, then releases the task and the deadline.
     private func end(_ end: Result<Void, any Error>, dropsChunks: Bool) {
-        guard queue.finish(end, dropsChunks: dropsChunks) else { return }
+        guard pipe.finish(end, dropsChunks: dropsChunks) else { return }
         if case .success = end { release(cancelling: false) } else { release(cancelling: true) }
     }
 
     /// Disarms the deadline and forgets the task, cancelling it (so the request) when asked.
     private func release(cancelling: Bool) {
-        // The state as it was (a struct, not a tuple of its parts: see ChunkQueue.Waiting).
+        // The state as it was (a struct, not a tuple of its parts: the lock's result type is
+        // generic, and a tuple's metadata is looked up at run time).
         let held = state.withLock { state in
             defer {
                 state.task = nil

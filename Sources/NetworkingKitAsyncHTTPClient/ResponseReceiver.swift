@@ -13,13 +13,13 @@ import NIOHTTP1
 /// stopped only by cancelling the task that reads it: so that a deadline can end the read without
 /// cancelling the caller, that body is read in a task of its own (``BodyPump``). A delegate needs
 /// none: ``fail(_:)`` ends the request from any thread (the deadline, a cancelled caller, a reader
-/// that lets go), and the event loop hands over what it reads, through a ``ChunkQueue`` whose
-/// room is the future AsyncHTTPClient waits on.
+/// that lets go), and the event loop hands over what it reads, through a
+/// ``/NetworkingKit/BodyPipe`` whose room is the future AsyncHTTPClient waits on.
 ///
 /// Only a request without a body goes this way: AsyncHTTPClient tells a delegate that the answer
 /// has ended only once the request body has been sent too, so an answer that comes before the
 /// upload is over (a redirect, a 413) would wait for a server that no longer reads.
-final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
+final class ResponseReceiver: HTTPClientResponseDelegate, BodyProducer, Sendable {
     typealias Response = Void
 
     private struct State {
@@ -42,7 +42,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
         + "(see AsyncHTTPClientTransport.recommendedConfiguration()) so that RedirectPolicy applies"
 
     private let state = LockedState(State())
-    private let queue = ChunkQueue<EventLoopPromise<Void>>()
+    private let pipe = BodyPipe(overflow: .backpressure(readAhead: AsyncHTTPClientTransport.readAhead))
     /// The longest the body's reader waits for its next chunk (a streamed answer's timeout).
     private let idleTimeout: Duration?
 
@@ -137,7 +137,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
         if let deadline = ending.deadline { DeadlineWatch.shared.disarm(deadline) }
         // Ended well without a head: not something AsyncHTTPClient does, and no answer either way.
         ending.head?.resume(with: result.flatMap { .failure(HTTPClientError.remoteConnectionClosed) })
-        queue.finish(result, dropsChunks: dropsChunks)
+        pipe.finish(result, dropsChunks: dropsChunks)
         return ending
     }
 
@@ -178,12 +178,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        switch queue.append(buffer) {
-        case .taken, .ended:
+        switch pipe.append(Data(buffer.readableBytesView)) {
+        case .taken, .ended, .failed:
             return task.eventLoop.makeSucceededVoidFuture()
         case .full:
             let room = task.eventLoop.makePromise(of: Void.self)
-            queue.waitForRoom(room)
+            pipe.waitForRoom(room)
             return room.futureResult
         }
     }
@@ -192,54 +192,22 @@ final class ResponseReceiver: HTTPClientResponseDelegate, Sendable {
 
     // MARK: - The reader's side
 
-    /// The next chunk, `nil` at the end.
-    fileprivate func next() async throws -> ByteBuffer? {
-        // The queue ends the body; failing the receiver too stops the request.
-        try await queue.next(idle: idleTimeout.map { IdleLimit(duration: $0) { [self] in fail(DeadlineExceeded()) } }) {
-            fail(CancellationError())
-        }
+    /// The reader stopped before the end: the request ends too.
+    func stop(_ error: any Error) {
+        fail(error)
     }
 
-    /// The body's chunks as `Data`, with errors mapped to ``/NetworkingKit/NetworkError``; read
-    /// once. When the last holder lets go before the end, the request is cancelled.
-    func chunks(request: RequestSummary) -> Chunks {
-        Chunks(handle: ReaderHandle(self), request: request)
+    /// The body's chunks, with errors mapped to ``/NetworkingKit/NetworkError``; read once. When
+    /// the last holder lets go before the end, the request is cancelled.
+    func chunks(request: RequestSummary) -> BodyChunks {
+        BodyReader(
+            pipe, producer: self, idleTimeout: idleTimeout, idleError: DeadlineExceeded(),
+            mapError: { AsyncHTTPClientErrorMapping.networkError(for: $0, phase: .body, request: request) }
+        ).chunks
     }
+}
 
-    /// Ends the request when the body is dropped before its end.
-    fileprivate final class ReaderHandle: Sendable {
-        let receiver: ResponseReceiver
-
-        init(_ receiver: ResponseReceiver) {
-            self.receiver = receiver
-        }
-
-        deinit {
-            receiver.fail(CancellationError())
-        }
-    }
-
-    struct Chunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        fileprivate let handle: ReaderHandle
-        let request: RequestSummary
-
-        struct AsyncIterator: AsyncIteratorProtocol {
-            fileprivate let handle: ReaderHandle
-            let request: RequestSummary
-
-            mutating func next() async throws -> Data? {
-                do {
-                    return try await handle.receiver.next().map { Data($0.readableBytesView) }
-                } catch {
-                    throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .body, request: request)
-                }
-            }
-        }
-
-        func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(handle: handle, request: request)
-        }
-    }
+extension EventLoopPromise: BodyRoom where Value == Void {
+    func open() { succeed(()) }
 }
 #endif

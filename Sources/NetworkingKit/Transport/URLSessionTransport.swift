@@ -152,8 +152,7 @@ public final class URLSessionTransport: HTTPTransport {
             spooled = file
             task = session.uploadTask(with: urlRequest, fromFile: file.url)
         }
-        // The reader stopped early (size limit reached, task cancelled, body dropped).
-        let answerBody = SpillingBody { [delegate] in delegate.cancel(task) }
+        let answerBody = BodyPipe(overflow: Self.answerOverflow)
         let answer: (HTTPResponse, HTTPBody?)
         do {
             answer = try await exchange(
@@ -172,7 +171,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Runs `task`, registered with the delegate, until the response head arrives.
     private func exchange(
-        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: SpooledUpload?, answerBody: SpillingBody,
+        _ task: URLSessionTask, summary: RequestSummary, isHead: Bool, body: HTTPBody?, spooled: SpooledUpload?, answerBody: BodyPipe,
         context: RequestContext, timeout: Duration
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let delegate = self.delegate
@@ -188,7 +187,9 @@ public final class URLSessionTransport: HTTPTransport {
                         sendObserver: body?.sendObserver,
                         spooledFile: spooled,
                         responseContinuation: continuation,
-                        bodyChunks: answerBody.chunks,
+                        // The reader stopped early (size limit reached, task cancelled, body
+                        // dropped): the transfer is cancelled.
+                        bodyChunks: BodyReader(answerBody, producer: TaskCanceller(delegate: delegate, task: task)).chunks,
                         body: answerBody
                     ))
                 // Cancelled before the task was registered: the handler below found nothing to fail.
@@ -215,6 +216,25 @@ public final class URLSessionTransport: HTTPTransport {
         guard found == length else {
             throw NetworkError.fileFailed(
                 FileFailure(url: file, reason: .changedWhileReading(expected: length, found: max(found, 0))))
+        }
+    }
+
+    /// How an answer waits for a reader slower than the network (a download written to a slow
+    /// disk). URLSession cannot be slowed down from the delegate here: FoundationNetworking's
+    /// `suspend()` closes the connection and `resume()` asks again from byte 0, it never produces
+    /// resume data, and blocking the delegate queue only queues the deliveries up (each measured).
+    /// So past 4 MiB unread, the rest waits on disk, in unlinked files of 64 MiB each, read back
+    /// 256 KiB at a time, each closed once read and the last emptied whenever the reader catches
+    /// up: memory stays bounded, and the disk holds about what is unread.
+    static let answerOverflow = BodyPipe.State.Overflow.spill(memoryLimit: 4 << 20, fileSize: 64 << 20, readSize: 256 << 10)
+
+    /// Cancels a task whose answer's reader stopped before the end.
+    struct TaskCanceller: BodyProducer {
+        let delegate: URLSessionTransportDelegate
+        let task: URLSessionTask
+
+        func stop(_ error: any Error) {
+            delegate.cancel(task)
         }
     }
 

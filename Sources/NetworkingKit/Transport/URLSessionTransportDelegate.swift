@@ -29,9 +29,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var responseContinuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
         /// Held only until the response head arrives: once the body is handed out, the reader
         /// owns it, and dropping it must cancel the download.
-        var bodyChunks: SpillingBody.Chunks?
+        var bodyChunks: BodyChunks?
         /// Where the delegate puts the answer's bytes, for the reader to take.
-        let body: SpillingBody
+        let body: BodyPipe
         var expectedLength: Int64?
         var received: Int64 = 0
         var deadline: DeadlineWatch.Ticket?
@@ -120,7 +120,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.end()
         state.responseContinuation?.resume(throwing: error)
-        state.body.finish(throwing: error)
+        state.body.finish(.failure(error))
     }
 
     func urlSession(
@@ -179,7 +179,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         enum Delivery {
-            case append(SpillingBody)
+            case append(BodyPipe)
             case overLimit(Int, RequestSummary)
             case drop
         }
@@ -194,7 +194,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
         switch delivery {
         case .append(let body):
-            body.append(data)
+            // Bytes that cannot be kept (the disk is full) end the body: the transfer stops.
+            if body.append(data) == .failed { cancel(dataTask) }
         case .overLimit(let limit, let request):
             // FoundationNetworking has no backpressure (suspending restarts the transfer) and
             // libcurl inflates a gzip bomb as fast as it can: stop keeping bytes at the limit and
@@ -250,9 +251,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         if let error {
             let networkError = Self.networkError(for: error, state: state)
             state.responseContinuation?.resume(throwing: networkError)
-            state.body.finish(throwing: networkError)
+            state.body.finish(.failure(networkError))
         } else if let continuation = state.responseContinuation {
-            state.body.finish()
+            state.body.finish(.success(()))
             // FoundationNetworking completes a 3xx it cannot follow (no Location, or an empty one)
             // without handing its head to the delegate; the task still holds it. It drops that
             // answer's body, too: with the declared length, reading it fails as truncated, rather
@@ -268,7 +269,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             continuation.resume(returning: (response, state.isHead ? nil : HTTPBody(chunks, length: length, iterationBehavior: .single)))
         } else {
             // A short body is caught by HTTPBody against the declared length.
-            state.body.finish()
+            state.body.finish(.success(()))
         }
     }
 

@@ -19,7 +19,7 @@ struct URLSessionDelegateLimitTests {
         defer { session.invalidateAndCancel() }
         // Never resumed: the delegate's callbacks are driven by hand, as FoundationNetworking would.
         let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/bomb")!)
-        let body = SpillingBody {}
+        let body = BodyPipe(overflow: URLSessionTransport.answerOverflow)
         delegate.register(
             task,
             state: URLSessionTransportDelegate.TaskState(
@@ -30,10 +30,12 @@ struct URLSessionDelegateLimitTests {
             delegate.urlSession(session, dataTask: task, didReceive: Data(count: 600))
         }
         // The end of the transfer; a no-op once the limit has ended the body.
-        body.finish()
+        body.finish(.success(()))
         var kept = 0
         do {
-            for try await chunk in body.chunks { kept += chunk.count }
+            for try await chunk in BodyReader(body, producer: URLSessionTransport.TaskCanceller(delegate: delegate, task: task)).chunks {
+                kept += chunk.count
+            }
             Issue.record("the body ended without an error")
         } catch let error as NetworkError {
             #expect(error == .responseTooLarge(limit: 1000, request: nil))
