@@ -79,12 +79,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return configuration
     }
 
-    /// What AsyncHTTPClient gets when the call's logger would drop its lines anyway: it logs only
-    /// at debug and trace, yet sets metadata on the logger it is given for every request.
     /// How many bytes of an answer are read ahead of its reader before AsyncHTTPClient, and so
     /// the server, is made to wait.
     static let readAhead = 256 * 1024
 
+    /// What AsyncHTTPClient gets when the call's logger would drop its lines anyway: it logs only
+    /// at debug and trace, yet sets metadata on the logger it is given for every request.
     private static let silentLogger = Logger(label: "NetworkingKit.AsyncHTTPClientTransport", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Creates a transport.
@@ -150,7 +150,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let clientRequest = try HTTPClient.Request(request, headers: headers(for: request))
             let logger = logger(for: context)
             (receiver, head) = try await Self.resendingOnClosedConnection(body: nil) {
-                let receiver = ResponseReceiver(idleTimeout: context.plan.streamsResponseBody ? context.plan.timeout : nil)
+                let receiver = ResponseReceiver(
+                    idleTimeout: context.plan.streamsResponseBody ? context.plan.timeout : nil, request: summary)
                 let head = try await receiver.head(deadline: deadline, headOnly: context.plan.streamsResponseBody) { receiver in
                     client.execute(request: clientRequest, delegate: receiver, eventLoop: .indifferent, logger: logger)
                 }
@@ -159,9 +160,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
         }
-        // A head refused here drops the body unread, and with it the request (its ReaderHandle).
+        // A head refused here drops the body unread, and with it the request (its BodyReader).
         return try answer(
-            request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks(request: summary))
+            request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks)
     }
 
     /// The request's fields for AsyncHTTPClient, asking for the encodings the transport decodes.

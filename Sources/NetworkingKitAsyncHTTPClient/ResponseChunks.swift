@@ -53,7 +53,8 @@ struct ResponseChunks: AsyncSequence, Sendable {
         }
         let pump = BodyPump(body: body, deadline: deadline)
         return AsyncIterator(
-            source: .pumped(BodyReader(pump.pipe, producer: pump, idleTimeout: idleTimeout, idleError: DeadlineExceeded())),
+            source: .pumped(
+                BodyReader(pump.pipe, producer: pump, idleLimit: idleTimeout.map { BodyReader.IdleLimit($0, error: DeadlineExceeded()) })),
             request: request)
     }
 }

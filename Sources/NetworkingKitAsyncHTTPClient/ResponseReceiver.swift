@@ -45,9 +45,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyProducer, Sendable
     private let pipe = BodyPipe(overflow: .backpressure(readAhead: AsyncHTTPClientTransport.readAhead))
     /// The longest the body's reader waits for its next chunk (a streamed answer's timeout).
     private let idleTimeout: Duration?
+    /// The request, named in the body's errors.
+    private let request: RequestSummary
 
-    init(idleTimeout: Duration? = nil) {
+    init(idleTimeout: Duration? = nil, request: RequestSummary = RequestSummary(method: .get, url: nil)) {
         self.idleTimeout = idleTimeout
+        self.request = request
     }
 
     /// Sends the request `start` executes (with this receiver as its delegate) and returns its
@@ -197,13 +200,15 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyProducer, Sendable
         fail(error)
     }
 
-    /// The body's chunks, with errors mapped to ``/NetworkingKit/NetworkError``; read once. When
-    /// the last holder lets go before the end, the request is cancelled.
-    func chunks(request: RequestSummary) -> BodyChunks {
-        BodyReader(
-            pipe, producer: self, idleTimeout: idleTimeout, idleError: DeadlineExceeded(),
-            mapError: { AsyncHTTPClientErrorMapping.networkError(for: $0, phase: .body, request: request) }
-        ).chunks
+    /// The body's errors as ``/NetworkingKit/NetworkError``s that name the request.
+    func readerError(for error: any Error) -> any Error {
+        AsyncHTTPClientErrorMapping.networkError(for: error, phase: .body, request: request)
+    }
+
+    /// The body's chunks; read once. When the last holder lets go before the end, the request is
+    /// cancelled.
+    var chunks: BodyChunks {
+        BodyReader(pipe, producer: self, idleLimit: idleTimeout.map { BodyReader.IdleLimit($0, error: DeadlineExceeded()) }).chunks
     }
 }
 

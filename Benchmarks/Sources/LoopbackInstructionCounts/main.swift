@@ -40,7 +40,6 @@ let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
     // no-op one here, whose spans still cost their attributes).
     "raw_asynchttpclient_shared": { base in raw(HTTPClient.shared, base: base) },
     "bare_asynchttpclient": { base in bare(AsyncHTTPClientTransport(), base: base, timeout: .seconds(30)) },
-    "bare_asynchttpclient_no_timeout": { base in bare(AsyncHTTPClientTransport(), base: base, timeout: nil) },
     "client_asynchttpclient": { base in client(AsyncHTTPClientTransport(), base: base, middlewares: []) },
     "full_stack_asynchttpclient": { base in
         client(AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger)
@@ -77,7 +76,7 @@ func raw(_ client: HTTPClient, base: String) -> Fetch {
 }
 
 /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
-func bare(_ transport: some HTTPTransport, base: String, timeout: Duration?) -> Fetch {
+func bare(_ transport: some HTTPTransport, base: String, timeout: Duration) -> Fetch {
     var options = RequestOptions()
     options.timeout = timeout
     let context = RequestContext(

@@ -60,46 +60,6 @@ public struct StreamedResponse: Sendable {
     /// asked for.
     static func body(_ body: HTTPBody?, limit: Int?, request: RequestSummary) -> HTTPBody {
         guard let body else { return HTTPBody(Data()) }
-        return HTTPBody(
-            CheckedChunks(base: body, limit: limit, request: request), length: body.length,
-            iterationBehavior: body.iterationBehavior)
-    }
-
-    /// A body's chunks with every error a ``NetworkError`` that names the request, stopping with
-    /// ``NetworkError/responseTooLarge(limit:request:)`` past `limit`.
-    private struct CheckedChunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let base: HTTPBody
-        let limit: Int?
-        let request: RequestSummary
-
-        struct AsyncIterator: AsyncIteratorProtocol {
-            var base: HTTPBody.Iterator
-            let limit: Int?
-            let request: RequestSummary
-            let refused: Bool
-            var received = 0
-
-            mutating func next() async throws -> Data? {
-                if refused, let limit { throw NetworkError.responseTooLarge(limit: limit, request: request) }
-                do {
-                    guard let chunk = try await base.next() else { return nil }
-                    received += chunk.count
-                    if let limit, received > limit {
-                        throw NetworkError.responseTooLarge(limit: limit, request: request)
-                    }
-                    return chunk
-                } catch {
-                    throw LiveAPIClient.normalize(error, request: request)
-                }
-            }
-        }
-
-        func makeAsyncIterator() -> AsyncIterator {
-            // A declared length over the limit fails at the first read, before any byte is read.
-            var refused = false
-            if let limit, case .known(let declared) = base.length { refused = declared > Int64(limit) }
-            return AsyncIterator(base: base.makeAsyncIterator(), limit: limit, request: request, refused: refused)
-        }
+        return body.checked(limit: limit, request: request) { LiveAPIClient.normalize($0, request: request) }
     }
 }

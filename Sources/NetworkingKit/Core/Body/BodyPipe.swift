@@ -21,16 +21,19 @@ extension CheckedContinuation: BodyRoom where T == Void, E == Never {
 
 /// What produces a body into a ``BodyPipe``: told when its reader first asks (a producer may start
 /// only then) and when the reader stops before the end (cancelled, gone, silent for too long), when
-/// it must stop too.
+/// it must stop too; it names the errors the reader gets.
 package protocol BodyProducer: Sendable {
     /// The reader asks for its first chunk.
     func readerStarts()
     /// The reader stopped before the end, for `error`: stop producing (cancel the request).
     func stop(_ error: any Error)
+    /// What an error the body ends with becomes for the reader (a transport's mapping).
+    func readerError(for error: any Error) -> any Error
 }
 
 extension BodyProducer {
     package func readerStarts() {}
+    package func readerError(for error: any Error) -> any Error { error }
 }
 
 /// One response body between the transport that receives it and the body's one reader: the one
@@ -209,23 +212,29 @@ package final class BodyReader: Sendable {
     private let producer: any BodyProducer
     /// The longest the reader waits for its next chunk, if that is bounded (a streamed answer's
     /// timeout), and the error the body then ends with.
-    private let idleLimit: (duration: Duration, error: any Error)?
-    /// What an error the body ends with becomes for the reader (a transport's mapping).
-    private let mapError: (@Sendable (any Error) -> any Error)?
+    private let idleLimit: IdleLimit?
 
-    /// The reader of `pipe`, whose chunks `producer` produces.
-    package init(
-        _ pipe: BodyPipe, producer: any BodyProducer, idleTimeout: Duration? = nil,
-        idleError: any Error = NetworkError.timeout(nil), mapError: (@Sendable (any Error) -> any Error)? = nil
-    ) {
+    /// How long a reader may wait for its next chunk, and the error the body ends with past it.
+    package struct IdleLimit: Sendable {
+        let duration: Duration
+        let error: any Error
+
+        package init(_ duration: Duration, error: any Error) {
+            self.duration = duration
+            self.error = error
+        }
+    }
+
+    /// The reader of `pipe`, whose chunks `producer` produces, waiting at most `idleLimit` for
+    /// each (none by default).
+    package init(_ pipe: BodyPipe, producer: any BodyProducer, idleLimit: IdleLimit? = nil) {
         self.pipe = pipe
         self.producer = producer
-        self.idleLimit = idleTimeout.map { ($0, idleError) }
-        self.mapError = mapError
+        self.idleLimit = idleLimit
     }
 
     deinit {
-        stop(CancellationError())
+        abandon()
     }
 
     /// The body's chunks, read once.
@@ -237,15 +246,21 @@ package final class BodyReader: Sendable {
         do {
             return try await read()
         } catch {
-            throw mapError?(error) ?? error
+            throw producer.readerError(for: error)
         }
     }
 
     private func read() async throws -> Data? {
-        if Task.isCancelled { stop(CancellationError()) }
+        // A cancelled reader reads no more, even of a body that has ended (a download spilled
+        // to disk would otherwise be read back whole for nothing).
+        if Task.isCancelled {
+            abandon()
+            throw CancellationError()
+        }
         while true {
-            let (action, startsProducer) = pipe.state.withLock { $0.take() }
-            if startsProducer {
+            let take = pipe.state.withLock { $0.take() }
+            let action = take.action
+            if take.startsProducer {
                 producer.readerStarts()
                 // A producer started on this thread may have read a small answer whole already.
                 if case .empty = action { continue }
@@ -267,7 +282,7 @@ package final class BodyReader: Sendable {
                     park(continuation)
                 }
             } onCancel: {
-                stop(CancellationError())
+                abandon()
             }
             // An empty chunk: bytes went to a file while the reader was about to wait.
             if let arrived, arrived.isEmpty { continue }
@@ -302,11 +317,12 @@ package final class BodyReader: Sendable {
         }
     }
 
-    /// Ends the body with `error` unless it has ended, dropping what is unread, and stops the
-    /// producer.
-    private func stop(_ error: any Error) {
-        guard let ending = pipe.state.withLock({ $0.finish(.failure(error), dropsChunks: true) }) else { return }
+    /// The reader stops before the end: nothing unread is kept, and a body still coming ends
+    /// with a `CancellationError` and its producer stops.
+    private func abandon() {
+        guard let ending = pipe.state.withLock({ $0.abandon() }) else { return }
         BodyPipe.wake(ending)
+        guard case .failure(let error) = ending.result else { return }
         producer.stop(error)
     }
 }

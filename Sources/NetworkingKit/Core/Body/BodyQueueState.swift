@@ -159,12 +159,19 @@ package struct BodyQueueState<Reader, Room, Ticket> {
         case empty
     }
 
-    /// The next step for the reader; `startsProducer` is true the first time it is asked, for a
-    /// producer that starts only when the body is read.
-    package mutating func take() -> (action: TakeAction, startsProducer: Bool) {
+    /// The reader's next step, and whether the producer starts now (`true` the first time only,
+    /// for a producer that starts when the body is read). A struct, not a tuple: the owner's lock
+    /// returns it through a generic, and a tuple's metadata is looked up at run time.
+    package struct Take {
+        package let action: TakeAction
+        package let startsProducer: Bool
+    }
+
+    /// The reader's next step.
+    package mutating func take() -> Take {
         let starts = !producerStarted
         producerStarted = true
-        return (nextAction(), starts)
+        return Take(action: nextAction(), startsProducer: starts)
     }
 
     private mutating func nextAction() -> TakeAction {
@@ -202,6 +209,7 @@ package struct BodyQueueState<Reader, Room, Ticket> {
     package mutating func park(_ reader: Reader, armsIdleLimit: Bool) -> ParkAction {
         let action = nextAction()
         guard case .empty = action else { return .ready(action) }
+        precondition(self.reader == nil, "a body pipe has one reader")
         self.reader = reader
         guard armsIdleLimit else { return .parked(wait: nil) }
         waits &+= 1
@@ -247,6 +255,19 @@ package struct BodyQueueState<Reader, Room, Ticket> {
         files[0].written = 0
         spilling = false
         return .truncate(first.descriptor)
+    }
+
+    /// The reader stopped before the end (its task cancelled, or gone): a body still coming ends
+    /// with a `CancellationError` and the producer must stop (the ending is returned); a body that
+    /// had ended is dropped, since the reader will read no more of it (`nil`). Either way nothing
+    /// unread is kept, not even spilled bytes, which a cancelled download would otherwise read
+    /// back from the disk for nothing.
+    package mutating func abandon() -> Ending? {
+        guard end == nil else {
+            dropMemory()
+            return nil
+        }
+        return finish(.failure(CancellationError()), dropsChunks: true)
     }
 
     /// Every file still open, to close when the owner goes.

@@ -190,6 +190,47 @@ public struct HTTPBody: Sendable, AsyncSequence {
         return body
     }
 
+    /// The same body, read with a size limit and with its errors passed through `mapError`: for
+    /// the body a caller reads (``StreamedResponse/body``). Not another body around this one: the
+    /// same length, the same single reading (a second read fails as this body's would).
+    /// - Parameters:
+    ///   - limit: Past this many bytes the read fails with
+    ///     ``NetworkError/responseTooLarge(limit:request:)``, at once when the declared length is
+    ///     over it; `nil` for no limit.
+    ///   - request: The request named in that error.
+    ///   - mapError: What every error becomes for the reader.
+    package func checked(
+        limit: Int?, request: RequestSummary, mapError: @escaping @Sendable (any Error) -> any Error
+    ) -> HTTPBody {
+        let refused = if let limit, case .known(let declared) = length { declared > Int64(limit) } else { false }
+        let base = self
+        let storage = Storage.stream(makeIterator: {
+            var iterator = base.makeUnobservedIterator()
+            var received = 0
+            return Iterator {
+                if refused, let limit { throw NetworkError.responseTooLarge(limit: limit, request: request) }
+                do {
+                    guard let chunk = try await iterator.next() else { return nil }
+                    received += chunk.count
+                    if let limit, received > limit { throw NetworkError.responseTooLarge(limit: limit, request: request) }
+                    return chunk
+                } catch {
+                    throw mapError(error)
+                }
+            }
+        })
+        // The base's flag guards the single reading.
+        return HTTPBody(storage: storage, length: length, iterationBehavior: iterationBehavior, consumed: nil)
+    }
+
+    private init(storage: Storage, length: Length, iterationBehavior: IterationBehavior, consumed: LockedState<Bool>?) {
+        self.storage = storage
+        self.length = length
+        self.iterationBehavior = iterationBehavior
+        self.consumed = consumed
+        self.extras = nil
+    }
+
     private func makeUnobservedIterator() -> Iterator {
         switch storage {
         case .buffered(let data):

@@ -183,6 +183,25 @@ struct BodyQueueStateTests {
         #expect(state.closeAll().isEmpty)
     }
 
+    @Test(
+        "a reader that abandons a body still coming ends it, once; one that abandons an ended body drops what is unread, spilled bytes too")
+    func abandon() {
+        var running = State(overflow: .backpressure(readAhead: 100))
+        _ = running.append(Self.chunk(1))
+        #expect(running.abandon() != nil)
+        #expect(running.abandon() == nil)
+
+        var ended = State(overflow: .spill(memoryLimit: 10, fileSize: 100, readSize: 8))
+        _ = ended.append(Self.chunk(1))
+        _ = ended.append(Self.chunk(2))
+        ended.spilled(10, into: 60)
+        _ = ended.finish(.success(()), dropsChunks: false)
+        #expect(ended.abandon() == nil, "nothing to stop")
+        #expect(ended.memoryBytes == 0)
+        guard case .end = ended.take().action else { return #expect(Bool(false)) }
+        #expect(ended.closeAll() == [60])
+    }
+
     @Test("ten thousand chunks taken between appends keep their order and their count")
     func longRun() {
         var state = State(overflow: .backpressure(readAhead: .max))
