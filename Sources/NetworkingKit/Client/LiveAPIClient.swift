@@ -95,7 +95,8 @@ public struct LiveAPIClient: APIClient {
     private func prepare(_ target: RequestTarget, accept: HTTPField?, streamsResponseBody: Bool = false) throws -> Prepared {
         let start = ContinuousClock.now
         var (request, body) = try target.build(
-            with: configuration, parsedBase: parsedBase, defaultFields: defaultFields.get(), accept: accept)
+            clientBase: configuration.baseURL, encoder: configuration.encoder, parsedBase: parsedBase, defaultFields: defaultFields.get(),
+            accept: accept)
         let summary = RequestSummary(request)
         let options = target.options
         let plan = CallPlan(

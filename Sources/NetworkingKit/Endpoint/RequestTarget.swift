@@ -49,12 +49,14 @@ struct RequestTarget {
 
     /// Builds the HTTP request and its body.
     /// - Parameters:
-    ///   - configuration: The client's base URL and encoder.
+    ///   - clientBase: The client's base URL.
+    ///   - encoder: The client's encoder, for a body the endpoint gives no encoder of its own.
     ///   - defaultFields: The client's default headers, validated once when the client was made; those
     ///     that carry credentials only for the base URL's origin.
     ///   - accept: The `Accept` field for the expected response, added unless a header gives one.
     func build(
-        with configuration: LiveAPIClient.Configuration,
+        clientBase: URL?,
+        encoder: JSONEncoder,
         parsedBase: ParsedBaseURL?,
         defaultFields: DefaultFields,
         accept: HTTPField?
@@ -73,7 +75,7 @@ struct RequestTarget {
             fields = defaultFields.fields
         } else {
             let url = try URLBuilder.url(
-                clientBase: configuration.baseURL, endpointBase: baseURL, path: path, queryItems: queryItems)
+                clientBase: clientBase, endpointBase: baseURL, path: path, queryItems: queryItems)
             request = HTTPRequest(method: method, url: url)
             fields = defaultFields.fields(for: request)
         }
@@ -81,7 +83,7 @@ struct RequestTarget {
         if let accept, !fields.contains(.accept) {
             fields.append(accept)
         }
-        let (httpBody, contentType) = try encodeBody(with: options.encoder ?? configuration.encoder)
+        let (httpBody, contentType) = try encodeBody(with: options.encoder ?? encoder)
         if let contentType, !fields.contains(.contentType) {
             try HeaderValidation.validate(value: contentType, of: "Content-Type")
             fields[.contentType] = contentType
