@@ -240,8 +240,8 @@ package final class BodyReader: Sendable {
     /// The body's chunks, read once.
     package var chunks: BodyChunks { BodyChunks(reader: self) }
 
-    /// The next chunk, `nil` at the end. A cancelled reader ends the body and stops the producer,
-    /// unless the body had already ended: then it still gets what is there, as any reader would.
+    /// The next chunk, `nil` at the end. A cancelled reader gets a `CancellationError` and reads
+    /// no more: a body still coming ends and its producer stops; one that had ended is dropped.
     package func next() async throws -> Data? {
         do {
             return try await read()

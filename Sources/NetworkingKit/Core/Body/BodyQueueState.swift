@@ -55,9 +55,6 @@ package struct BodyQueueState<Reader, Room, Ticket> {
         self.overflow = overflow
     }
 
-    /// Whether the producer waits for room now.
-    package var producerWaits: Bool { room != nil }
-
     // MARK: - The producer's side
 
     /// What became of an arriving chunk.
