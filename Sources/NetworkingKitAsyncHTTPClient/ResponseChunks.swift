@@ -70,7 +70,6 @@ struct ResponseChunks: AsyncSequence, Sendable {
 /// the end handed over).
 final class BodyPump: BodyProducer, Sendable {
     private struct State {
-        var started = false
         var task: Task<Void, Never>?
         var ticket: DeadlineWatch.Ticket?
     }
@@ -87,23 +86,10 @@ final class BodyPump: BodyProducer, Sendable {
         self.deadline = deadline
     }
 
-    /// The reader asks for its first chunk: the task starts.
+    /// The reader asks for its first chunk (the pipe says so once): the task starts, unless the
+    /// body has already ended (cancelled, or past the deadline).
     func readerStarts() {
-        startIfNeeded()
-    }
-
-    /// The reader stopped before the end (gone, cancelled, or silent past its idle limit, which
-    /// ended the body already): the task, so the request, stops.
-    func stop(_ error: any Error) {
-        release(cancelling: true)
-    }
-
-    private func startIfNeeded() {
-        let start = state.withLock { state -> Bool in
-            defer { state.started = true }
-            return !state.started
-        }
-        guard start, !pipe.hasEnded else { return }
+        guard !pipe.hasEnded else { return }
         let ticket = deadline.map {
             DeadlineWatch.shared.arm(at: $0) { [self] in fail(DeadlineExceeded()) }
         }
@@ -129,6 +115,12 @@ final class BodyPump: BodyProducer, Sendable {
         // Ended before the task and deadline were stored: read whole already, or cancelled, or
         // past the deadline.
         if pipe.hasEnded { release(cancelling: true) }
+    }
+
+    /// The reader stopped before the end (gone, cancelled, or silent past its idle limit, which
+    /// ended the body already): the task, so the request, stops.
+    func stop(_ error: any Error) {
+        release(cancelling: true)
     }
 
     /// A task running `operation`: started on the calling thread where the language allows it.
