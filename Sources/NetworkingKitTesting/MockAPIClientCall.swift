@@ -38,7 +38,7 @@ extension MockAPIClient {
         ///   ``MockAPIClient/ScriptError/noBody(_:)`` when there is no body.
         public func jsonBody<Body: Decodable>(
             as type: Body.Type = Body.self,
-            decoder: JSONDecoder = LiveAPIClient.Configuration.defaultDecoder()
+            decoder: any ResponseDecoder = LiveAPIClient.Configuration.defaultDecoder()
         ) throws -> Body {
             guard let body else { throw ScriptError.noBody(self) }
             return try decoder.decode(type, from: body)

@@ -25,7 +25,7 @@ extension RecordedRequest {
     /// - Throws: `DecodingError`, or ``RecordedRequest/MissingBody`` when the request had none.
     public func jsonBody<Body: Decodable>(
         as type: Body.Type = Body.self,
-        decoder: JSONDecoder = LiveAPIClient.Configuration.defaultDecoder()
+        decoder: any ResponseDecoder = LiveAPIClient.Configuration.defaultDecoder()
     ) throws -> Body {
         guard let body else { throw MissingBody(method: method.rawValue, path: path) }
         return try decoder.decode(type, from: body)

@@ -12,23 +12,12 @@ extension LiveAPIClient.Configuration {
         return encoder
     }
 
-    /// The default decoder: snake_case keys and ISO 8601 dates, with or without fractional seconds
-    /// (servers send both, and Foundation's `.iso8601` accepts only the latter).
-    public static func defaultDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
+    /// The default decoder: a ``FastJSONDecoder`` with snake_case keys and ISO 8601 dates, with or
+    /// without fractional seconds (servers send both).
+    public static func defaultDecoder() -> FastJSONDecoder {
+        var decoder = FastJSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601) {
-                return date
-            }
-            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-                return date
-            }
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
-        }
+        decoder.dateDecodingStrategy = .iso8601WithOptionalFractionalSeconds
         return decoder
     }
 }

@@ -12,8 +12,9 @@ extension LiveAPIClient {
         public var middlewares: [any Middleware]
         /// Encodes JSON bodies; see ``defaultEncoder()``.
         public var encoder: JSONEncoder
-        /// Decodes JSON answers and error bodies; see ``defaultDecoder()``.
-        public var decoder: JSONDecoder
+        /// Decodes answers and error bodies: ``defaultDecoder()``, a `JSONDecoder` you configure,
+        /// or any ``ResponseDecoder``.
+        public var decoder: any ResponseDecoder
         /// Headers sent with every request; an endpoint's header of the same name wins.
         public var defaultHeaders: [String: String]
         /// How long the transport may wait for the server, unless an endpoint says otherwise.
@@ -47,7 +48,7 @@ extension LiveAPIClient {
             transport: any HTTPTransport = URLSessionTransport.shared,
             middlewares: [any Middleware] = [],
             encoder: JSONEncoder = defaultEncoder(),
-            decoder: JSONDecoder = defaultDecoder(),
+            decoder: any ResponseDecoder = defaultDecoder(),
             defaultHeaders: [String: String] = [:],
             timeout: Duration = CallPlan.defaultTimeout,
             callTimeout: Duration? = nil,

@@ -24,7 +24,7 @@ enum ResponseDecoding {
         from data: Data,
         response: HTTPResponse,
         method: HTTPMethod,
-        decoder: JSONDecoder,
+        decoder: any ResponseDecoder,
         request: RequestSummary
     ) throws -> T {
         // The status is parsed from its field on every read: read once.

@@ -5,7 +5,7 @@ private enum EncoderKey: RequestOptionKey {
 }
 
 private enum DecoderKey: RequestOptionKey {
-    static let defaultValue: JSONDecoder? = nil
+    static let defaultValue: (any ResponseDecoder)? = nil
 }
 
 extension RequestOptions {
@@ -20,7 +20,7 @@ extension RequestOptions {
     /// The decoder for this request's answer (and for each line of
     /// ``LiveAPIClient/lines(_:as:maxLineLength:)``), or `nil` (the default) for the client's
     /// ``LiveAPIClient/Configuration/decoder``. Error bodies are read with the client's.
-    public var decoder: JSONDecoder? {
+    public var decoder: (any ResponseDecoder)? {
         get { self[DecoderKey.self] }
         set { self[DecoderKey.self] = newValue }
     }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The values of a JSON lines (NDJSON) answer, decoded one line at a time as the lines arrive:
 /// the answer of ``APIClient/lines(_:as:decoder:maxLineLength:)``.
@@ -11,13 +11,13 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let connect: @Sendable () async throws -> StreamedResponse
-    let decoder: JSONDecoder
+    let decoder: any ResponseDecoder
     let maxLineLength: Int
 
     /// Reads values; the request is sent by the first `next()`.
     public final class AsyncIterator: AsyncIteratorProtocol {
         private let connect: @Sendable () async throws -> StreamedResponse
-        private let decoder: JSONDecoder
+        private let decoder: any ResponseDecoder
         private var splitter: LineSplitter
         private var body: HTTPBody.Iterator?
         private var request: RequestSummary?
@@ -27,7 +27,7 @@ public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         private var lineNumber = 0
         private var finished = false
 
-        init(connect: @escaping @Sendable () async throws -> StreamedResponse, decoder: JSONDecoder, maxLineLength: Int) {
+        init(connect: @escaping @Sendable () async throws -> StreamedResponse, decoder: any ResponseDecoder, maxLineLength: Int) {
             self.connect = connect
             self.decoder = decoder
             self.splitter = LineSplitter(maxLineLength: maxLineLength)
@@ -111,7 +111,7 @@ extension APIClient {
     ///     ``LiveAPIClient/lines(_:as:maxLineLength:)``.
     ///   - maxLineLength: The longest line accepted, in bytes.
     public func lines<Value: Decodable & Sendable>(
-        _ endpoint: some APIEndpoint, as type: Value.Type, decoder: JSONDecoder, maxLineLength: Int = 1024 * 1024
+        _ endpoint: some APIEndpoint, as type: Value.Type, decoder: any ResponseDecoder, maxLineLength: Int = 1024 * 1024
     ) -> JSONLines<Value> {
         JSONLines(connect: { try await bytes(endpoint) }, decoder: decoder, maxLineLength: maxLineLength)
     }

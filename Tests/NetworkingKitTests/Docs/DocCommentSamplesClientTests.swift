@@ -36,6 +36,9 @@ private struct Post: Decodable, Sendable {
     let title: String
 }
 
+/// The model the decoder's sample names.
+private typealias Todo = TodoDTO
+
 /// Stands for swift-prometheus' `PrometheusMetricsFactory`, a metrics backend.
 private typealias PrometheusMetricsFactory = TestMetrics
 
@@ -340,6 +343,28 @@ private enum DocCommentClientSamples {
 
     // MARK: NetworkingKitAsyncHTTPClient
 
+    // MARK: Decoding
+
+    static func fastJSONDecoderSample(data: Data) throws {
+        // <doc-sample>
+        var decoder = FastJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let todos = try decoder.decode([Todo].self, from: data)
+        // </doc-sample>
+        _ = todos
+    }
+
+    static func responseDecoderSample() {
+        // <doc-sample>
+        struct PropertyListAnswers: ResponseDecoder {
+            func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+                try PropertyListDecoder().decode(type, from: data)
+            }
+        }
+        // </doc-sample>
+        _ = PropertyListAnswers()
+    }
+
     static func asyncHTTPClientTransportSample(url: URL) {
         // <doc-sample>
         let client = LiveAPIClient(baseURL: url, transport: AsyncHTTPClientTransport())
@@ -384,6 +409,8 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Transfer/APIClient+Download.swift",
                 "Sources/NetworkingKit/Transfer/APIClient+Upload.swift",
                 "Sources/NetworkingKit/Transfer/TransferProgress.swift",
+                "Sources/NetworkingKit/JSON/FastJSONDecoder.swift",
+                "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
             ],
             testFile: #filePath)
