@@ -62,11 +62,14 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { decoder.path(pathCount, extra) }
 
     var allKeys: [Key] {
+        if let customKeys {
+            // In document order, as the converted keys' first occurrences.
+            return customKeys.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
+        }
         var seen: Set<String> = []
         var keys: [Key] = []
-        decoder.forEachMember(of: object) { key, value in
+        decoder.forEachMember(of: object) { key, _ in
             guard let name = try? decoder.convertedKey(key) else { return }
-            if let customKeys, customKeys[name] != value { return }
             if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
         }
         return keys

@@ -182,20 +182,62 @@ enum JSONScalars {
             parsed = double(p, length).map { T($0) }
         }
         guard let value = parsed, value.isFinite else { throw JSONSyntaxError() }
-        if value == 0 {
-            for index in 0..<length {
-                let byte = p[index]
-                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-                if byte &- UInt8(ascii: "1") < 9 { throw JSONSyntaxError() }
-            }
-        }
+        if value == 0, !isTrueZero(p, length) { throw JSONSyntaxError() }
         return value
+    }
+
+    /// Whether a number that converted to zero is written as zero, checked as `JSONDecoder`
+    /// checks it: four bytes at a time from the start, the last one to three bytes from the end
+    /// backwards, stopping at a nonzero digit (not zero) or an exponent (zero). So `-0.0e5` is not
+    /// zero for it, and not here either.
+    static func isTrueZero(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        @inline(__always) func check(_ byte: UInt8) -> Bool? {
+            if byte &- UInt8(ascii: "1") < 9 { return false }
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return true }
+            return nil
+        }
+        var start = 0
+        while length &- start >= 4 {
+            for offset in 0..<4 {
+                if let result = check(p[start &+ offset]) { return result }
+            }
+            start &+= 4
+        }
+        var offset = length &- start
+        while offset > 0 {
+            offset &-= 1
+            if let result = check(p[start &+ offset]) { return result }
+        }
+        return true
+    }
+
+    /// Whether the bytes are a number in JSON's strict form, which `Decimal`'s parser must
+    /// consume whole for `JSONDecoder`.
+    static func isStrictNumber(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        var index = 0
+        @inline(__always) func digits() -> Bool {
+            let start = index
+            while index < length, p[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            return index > start
+        }
+        if p[0] == UInt8(ascii: "-") { index = 1 }
+        guard digits() else { return false }
+        if index < length, p[index] == UInt8(ascii: ".") {
+            index &+= 1
+            guard digits() else { return false }
+        }
+        if index < length, p[index] | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
+            if index < length, p[index] == UInt8(ascii: "+") || p[index] == UInt8(ascii: "-") { index &+= 1 }
+            guard digits() else { return false }
+        }
+        return index == length
     }
 
     static func decimal(_ bytes: UnsafePointer<UInt8>, offset: Int, length: Int, plain: Bool) throws -> Decimal {
         let p = bytes + offset
         try checkForm(p, length, mayHaveExponent: !plain)
-        guard let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self))
+        guard isStrictNumber(p, length), let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self))
         else { throw JSONSyntaxError() }
         return value
     }
