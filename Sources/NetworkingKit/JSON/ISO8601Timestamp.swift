@@ -3,8 +3,9 @@ import Foundation
 /// ISO 8601 timestamps with or without fractional seconds, as most APIs send them, read to the
 /// same `Date` Foundation's `ISO8601FormatStyle` parses.
 ///
-/// The common form (`2026-11-28T09:30:00Z`, `2026-11-28T09:30:00.250+01:00`: four-digit year,
-/// two-digit fields in range, one to nine fractional digits, `Z` or an offset with a colon) is
+/// The common form (`2026-11-28T09:30:00Z`, `2026-11-28T09:30:00.250+01:00`: a four-digit year
+/// from 1600, two-digit fields in range, one to nine fractional digits, `Z` or an offset with a
+/// colon under 18 hours) is
 /// computed here, tens of times faster; anything else is left to Foundation, whose parser is more
 /// lenient (any number of digits, fields out of range carried into the next one).
 enum ISO8601Timestamp {
@@ -40,7 +41,9 @@ enum ISO8601Timestamp {
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
             let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-            (1...12).contains(month), day >= 1, day <= daysIn(month, year), hour < 24, minute < 60, second < 60
+            // Gregorian years only: before 1583 Foundation's ISO 8601 calendar counts Julian days.
+            year >= 1600, (1...12).contains(month), day >= 1, day <= daysIn(month, year), hour < 24, minute < 60,
+            second < 60
         else { return nil }
         var index = 19
         var nanoseconds = 0
@@ -60,7 +63,8 @@ enum ISO8601Timestamp {
             guard index &+ 1 == count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index &+ 6 == count, bytes[index &+ 3] == UInt8(ascii: ":"),
-                let hours = digits(index &+ 1, 2), let minutes = digits(index &+ 4, 2), hours < 24, minutes < 60
+                // Within the ±18 hours a `TimeZone` can be; Foundation decides the rest.
+                let hours = digits(index &+ 1, 2), let minutes = digits(index &+ 4, 2), hours < 18, minutes < 60
             else { return nil }
             offset = (hours &* 3600 &+ minutes &* 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         default:

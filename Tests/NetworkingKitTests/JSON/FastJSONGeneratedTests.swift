@@ -66,8 +66,9 @@ struct JSONDocumentGenerator {
             case 2: text += "\\uD83D\\uDE00"
             case 3: text += ["é", "€", "😀", "日", "\u{0301}", "\u{212A}"][int(0...5)]
             case 4 where chance(10): text += ["\\x", "\\u12", "\u{01}", "\\"][int(0...3)]
-            default: text += String(UnicodeScalar(UInt8(int(0x20...0x7E))))
-                .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            default:
+                text += String(UnicodeScalar(UInt8(int(0x20...0x7E))))
+                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             }
         }
         return text + "\""
