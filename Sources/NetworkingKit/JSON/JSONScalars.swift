@@ -237,7 +237,8 @@ enum JSONScalars {
     static func decimal(_ bytes: UnsafePointer<UInt8>, offset: Int, length: Int, plain: Bool) throws -> Decimal {
         let p = bytes + offset
         try checkForm(p, length, mayHaveExponent: !plain)
-        guard isStrictNumber(p, length), let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self))
+        guard isStrictNumber(p, length),
+            let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self))
         else { throw JSONSyntaxError() }
         return value
     }
