@@ -47,6 +47,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Decoding alone: JSONDecoder used directly and FastJSONDecoder, the same documents (small,
+    // medium, large) and settings. One decode per sample.
+    for row in DecodeRows.rows {
+        let large = row.name.hasPrefix("decode_large")
+        Benchmark(row.name, configuration: .init(scalingFactor: .one, maxDuration: .seconds(2), maxIterations: large ? 10 : 200)) {
+            benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try row.run())
+            }
+        }
+    }
+
     // POSTs through a disk cache holding 500 answers: each successful POST invalidates what is
     // stored for its URL (RFC 9111 §4.4), which the storage answers from its index instead of
     // listing its folder. Disk I/O, so compare it with itself across commits, not with the rows

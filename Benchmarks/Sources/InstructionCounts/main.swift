@@ -11,11 +11,17 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--list" {
-    print(([Rows.raw] + Rows.clients.map(\.name)).joined(separator: "\n"))
+    print(([Rows.raw] + Rows.clients.map(\.name) + DecodeRows.rows.map(\.name)).joined(separator: "\n"))
+    exit(0)
+}
+// The two call counts callgrind runs a row with: fewer for the rows that decode large documents.
+if arguments.first == "--calls", arguments.count == 2 {
+    let calls = DecodeRows.rows.first { $0.name == arguments.last }?.calls ?? (1000, 3000)
+    print("\(calls.0) \(calls.1)")
     exit(0)
 }
 guard arguments.count == 2, let name = arguments.first, let calls = Int(arguments.last!), calls >= 0,
-    name == Rows.raw || Rows.clients.contains(where: { $0.name == name })
+    name == Rows.raw || Rows.clients.contains(where: { $0.name == name }) || DecodeRows.rows.contains(where: { $0.name == name })
 else {
     FileHandle.standardError.write(Data("usage: InstructionCounts ROW CALLS (rows: InstructionCounts --list)\n".utf8))
     exit(2)
@@ -34,6 +40,13 @@ let finished = DispatchSemaphore(value: 0)
 Task.detached { [name, calls, finished] in
     do {
         let sum: Int
+        if let row = DecodeRows.rows.first(where: { $0.name == name }) {
+            var total = 0
+            for _ in 0..<calls { total &+= try row.run() }
+            print("\(name): \(calls) calls (\(total))")
+            finished.signal()
+            return
+        }
         if name == Rows.raw {
             let call = RawTransportCall()
             sum = try await repeatCall(calls) { try await call() }

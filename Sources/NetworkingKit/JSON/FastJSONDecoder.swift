@@ -92,10 +92,10 @@ public struct FastJSONDecoder: Sendable {
         if let foundation { return try foundation.decode(type, from: data) }
         let options = Options(self)
         let outcome: Result<T, any Error>
-        let fallback: Bool
+        var fallback = false
         do {
-            (outcome, fallback) = try data.withUnsafeBytes { raw in
-                try Self.decode(type, from: raw, options: options)
+            outcome = try data.withUnsafeBytes { raw in
+                try Self.decode(type, from: raw, options: options, needsFoundation: &fallback)
             }
         } catch is JSONSyntaxError {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
@@ -114,8 +114,8 @@ public struct FastJSONDecoder: Sendable {
     /// Scans and decodes; the outcome says whether `JSONDecoder` must decode the document instead
     /// (a value asked for it, even if an `init(from:)` caught the error that said so).
     private static func decode<T: Decodable>(
-        _ type: T.Type, from raw: UnsafeRawBufferPointer, options: Options
-    ) throws -> (Result<T, any Error>, needsFoundation: Bool) {
+        _ type: T.Type, from raw: UnsafeRawBufferPointer, options: Options, needsFoundation: inout Bool
+    ) throws -> Result<T, any Error> {
         guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw JSONSyntaxError() }
         var bytes = start
         var count = raw.count
@@ -136,12 +136,12 @@ public struct FastJSONDecoder: Sendable {
         var decoder = JSONTapeDecoder(
             document: JSONDocument(tape: scanner.tape, bytes: bytes, count: count), options: options, current: 0, path: [])
         let outcome = Result { try decoder.unwrap(0, as: type, count: 0, extra: [], step: nil) }
-        let needsFoundation = decoder.needsFoundation
+        needsFoundation = decoder.needsFoundation
         // A decoder or container kept by an `init(from:)` outlives the borrowed bytes.
-        if !isKnownUniquelyReferenced(&decoder) || decoder.document.shared.pointee {
+        if !isKnownUniquelyReferenced(&decoder) || decoder.document.shared {
             decoder.document.keepBytes()
         }
-        return (outcome, needsFoundation)
+        return outcome
     }
 
     private func foundationDecoder() -> JSONDecoder {
@@ -186,7 +186,12 @@ public struct FastJSONDecoder: Sendable {
             date = decoder.dateDecodingStrategy
             data = decoder.dataDecodingStrategy
             nonConformingFloat = decoder.nonConformingFloatDecodingStrategy
-            userInfo = decoder.userInfo
+            // An upcast of a dictionary costs a pass over it, and most have nothing in it.
+            if decoder.userInfo.isEmpty {
+                userInfo = [:]
+            } else {
+                userInfo = decoder.userInfo
+            }
         }
     }
 }
@@ -196,6 +201,9 @@ enum JSONEncodingCheck {
     enum Found { case utf8, utf8WithBOM, other }
 
     static func check(_ p: UnsafePointer<UInt8>, _ count: Int) -> Found {
+        // Every other encoding puts a zero in the first four bytes or starts with a byte order
+        // mark (0xEF, 0xFE or 0xFF).
+        if count >= 4, p[0] < 0xEF, p[0] != 0, p[1] != 0, p[2] != 0, p[3] != 0 { return .utf8 }
         let b0: UInt8? = count > 0 ? p[0] : nil
         let b1: UInt8? = count > 1 ? p[1] : nil
         let b2: UInt8? = count > 2 ? p[2] : nil

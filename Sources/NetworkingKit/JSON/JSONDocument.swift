@@ -5,41 +5,45 @@
 final class JSONDocument {
     let tape: JSONTape
     let byteCount: Int
-    /// Where the bytes are: the caller's, or the copy ``keepBytes()`` made. Behind a pointer, so
-    /// that reading it costs no exclusivity check.
-    private let location: UnsafeMutablePointer<UnsafePointer<UInt8>>
-    private let owned: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
-    /// Set when a `superDecoder` shares the document: the bytes are then kept after `decode`.
-    let shared: UnsafeMutablePointer<Bool>
+    /// What changes after the document is made, behind one pointer so that reading it costs no
+    /// exclusivity check: where the bytes are (the caller's, or the copy ``keepBytes()`` made),
+    /// and whether a `superDecoder` shares the document (the bytes are then kept after `decode`).
+    private let state: UnsafeMutablePointer<State>
+
+    private struct State {
+        var bytes: UnsafePointer<UInt8>
+        var owned: UnsafeMutablePointer<UInt8>?
+        var shared = false
+    }
 
     init(tape: JSONTape, bytes: UnsafePointer<UInt8>, count: Int) {
         self.tape = tape
         self.byteCount = count
-        location = .allocate(capacity: 1)
-        location.initialize(to: bytes)
-        owned = .allocate(capacity: 1)
-        owned.initialize(to: nil)
-        shared = .allocate(capacity: 1)
-        shared.initialize(to: false)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(bytes: bytes, owned: nil))
     }
 
     deinit {
         tape.deallocate()
-        owned.pointee?.deallocate()
-        location.deallocate()
-        owned.deallocate()
-        shared.deallocate()
+        state.pointee.owned?.deallocate()
+        state.deallocate()
     }
 
     @inline(__always)
-    var bytes: UnsafePointer<UInt8> { location.pointee }
+    var bytes: UnsafePointer<UInt8> { state.pointee.bytes }
+
+    /// Whether a `superDecoder` shares the document.
+    var shared: Bool {
+        get { state.pointee.shared }
+        set { state.pointee.shared = newValue }
+    }
 
     func keepBytes() {
-        guard owned.pointee == nil else { return }
+        guard state.pointee.owned == nil else { return }
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1))
         copy.initialize(from: bytes, count: byteCount)
-        owned.pointee = copy
-        location.pointee = UnsafePointer(copy)
+        state.pointee.owned = copy
+        state.pointee.bytes = UnsafePointer(copy)
     }
 
     @inline(__always)

@@ -10,10 +10,25 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let object: Int
     let pathCount: Int
-    let extra: [JSONPathStep]
     private let slot: Int
-    /// The keys as a `.custom` key strategy converts them, first occurrence first.
-    private let customKeys: [String: Int]?
+    /// What few containers have, in one optional reference: the box `KeyedDecodingContainer`
+    /// keeps this struct in copies it for every call, and each reference is a retain.
+    private let rare: Rare?
+
+    private final class Rare: Sendable {
+        /// The steps of a nested container's path that are not on the decoder's path.
+        let extra: [JSONPathStep]
+        /// The keys as a `.custom` key strategy converts them, first occurrence first.
+        let customKeys: [String: Int]?
+
+        init(extra: [JSONPathStep], customKeys: [String: Int]?) {
+            self.extra = extra
+            self.customKeys = customKeys
+        }
+    }
+
+    var extra: [JSONPathStep] { rare?.extra ?? [] }
+    private var customKeys: [String: Int]? { rare?.customKeys }
 
     init(decoder: JSONTapeDecoder, object: Int, count: Int, extra: [JSONPathStep]) throws {
         let document = decoder.document
@@ -35,7 +50,6 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.object = object
         self.pathCount = count
-        self.extra = extra
         // `JSONDecoder` reads every key when it makes a keyed container: a key that is not valid
         // UTF-8 or holds a bad escape fails here, whichever keys the type asks for.
         if document.tape.second(at: object) & JSONTape.unusualKeys != 0 {
@@ -43,6 +57,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 if document.kind(key) != .asciiString { _ = try document.string(key) }
             }
         }
+        var customKeys: [String: Int]?
         if case .custom(let convert) = decoder.options.key {
             var keys: [String: Int] = [:]
             let base = decoder.path(count, extra)
@@ -52,9 +67,8 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 if keys[converted] == nil { keys[converted] = value }
             }
             customKeys = keys
-        } else {
-            customKeys = nil
         }
+        rare = extra.isEmpty && customKeys == nil ? nil : Rare(extra: extra, customKeys: customKeys)
         slot = count &+ extra.count
         decoder.startHint(slot: slot, object: object)
     }
@@ -201,7 +215,7 @@ extension JSONTapeDecoder {
 
     /// A decoder of its own, for `superDecoder`: it may be kept and used after this one moves on.
     func detached(at value: Int, path: [any CodingKey]) -> JSONTapeDecoder {
-        document.shared.pointee = true
+        document.shared = true
         return JSONTapeDecoder(document: document, options: options, current: value, path: path.map { .key($0) })
     }
 

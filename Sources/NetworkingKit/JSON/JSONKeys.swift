@@ -68,6 +68,13 @@ enum JSONKeyMatching {
         _ key: UnsafeBufferPointer<UInt8>, _ target: UnsafeBufferPointer<UInt8>
     ) -> Bool? {
         let count = key.count
+        // Most keys have no underscore: then they are compared as they are.
+        var underscore = false
+        for byte in key where byte == UInt8(ascii: "_") {
+            underscore = true
+            break
+        }
+        if !underscore { return equal(key, target) }
         var first = 0
         while first < count && key[first] == UInt8(ascii: "_") { first &+= 1 }
         if first == count { return equal(key, target) }

@@ -29,6 +29,9 @@ final class JSONTapeDecoder {
         self.options = options
         state = .allocate(capacity: 1)
         state.initialize(to: State(current: current, path: path))
+        // Room for the usual depth at once, rather than growing a step at a time.
+        state.pointee.path.reserveCapacity(8)
+        state.pointee.hints.reserveCapacity(8)
     }
 
     deinit {
@@ -178,8 +181,8 @@ final class JSONTapeDecoder {
         if T.self == Date.self { return try date(value, count, extra, step) as! T }
         if T.self == Data.self { return try data(value, count, extra, step) as! T }
         if T.self == URL.self {
-            try notNull(value, URL.self, self.path(count, extra, appending: step))
-            let text = try string(value, self.path(count, extra, appending: step))
+            try notNull(value, URL.self, path(count, extra, appending: step))
+            let text = try string(value, path(count, extra, appending: step))
             guard let url = URL(string: text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: self.path(count, extra, appending: step), debugDescription: "Invalid URL string."))
