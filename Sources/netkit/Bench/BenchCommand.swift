@@ -12,11 +12,12 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure the client's cost per request against raw AsyncHTTPClient and raw URLSession, over loopback.",
         discussion: """
-            Each transport runs five scenarios, GET /todos/{id} (or GET /todos with --answer medium) \
+            Each transport runs six scenarios, GET /todos/{id} (or GET /todos with --answer medium) \
             decoded each time: the HTTP library \
             used directly (raw AsyncHTTPClient, or raw URLSession), NetworkingKit's bare transport, \
             the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
-            client with the whole default middleware stack logging at info. Rounds are interleaved \
+            client with the whole default middleware stack logging at info, all decoding with \
+            JSONDecoder; then the whole stack again with FastJSONDecoder, as an app runs it. Rounds are interleaved \
             and the median round is reported; "vs raw" is throughput as a ratio to the raw library, \
             "CPU vs raw" the process's CPU time per request as a ratio read the same way (below 1 is \
             dearer). \

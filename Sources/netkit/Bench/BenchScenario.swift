@@ -47,6 +47,11 @@ struct BenchScenario: Sendable {
             client(
                 "client + full stack, logging at info", shape, transport: transport,
                 middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger),
+            // What an app gets: the same, decoded by the client's default decoder.
+            client(
+                "client + full stack, FastJSONDecoder", shape, transport: transport,
+                middlewares: observability(logger: infoLogger) + resilience(), logger: infoLogger,
+                decoder: FastJSONDecoder()),
         ]
             + (breakdown ? fullStackWithoutEach(shape, transport: transport) : [])
     }
@@ -127,12 +132,13 @@ struct BenchScenario: Sendable {
         }
     }
 
+    /// A client scenario; decoding with `JSONDecoder` as the raw scenario does, unless told otherwise.
     private static func client<Answer>(
         _ name: String, _ shape: Shape<Answer>, transport: any HTTPTransport, middlewares: [any Middleware],
-        logger: Logger? = nil
+        logger: Logger? = nil, decoder: any ResponseDecoder = JSONDecoder()
     ) -> BenchScenario {
         var configuration = LiveAPIClient.Configuration(
-            baseURL: shape.baseURL, transport: transport, middlewares: middlewares, decoder: JSONDecoder())
+            baseURL: shape.baseURL, transport: transport, middlewares: middlewares, decoder: decoder)
         if let logger { configuration.logger = logger }
         let client = LiveAPIClient(configuration: configuration)
         return BenchScenario(name: name) { index in

@@ -86,13 +86,23 @@ private enum ReadmeSamples {
         // <readme-sample>
         var configuration = LiveAPIClient.Configuration(baseURL: URL(string: "https://jsonplaceholder.example")!)
         configuration.encoder = JSONEncoder()
-        configuration.decoder = JSONDecoder()
+        configuration.decoder = FastJSONDecoder()
         let todos = LiveAPIClient(configuration: configuration)
 
         var request = Request<TodoDTO>(path: "/todos/1")
-        request.options.decoder = JSONDecoder()  // this request only, on any client
+        request.options.decoder = FastJSONDecoder()  // this request only, on any client
         // </readme-sample>
         _ = (todos, request)
+    }
+
+    static func fastDecoder(data: Data) throws {
+        // <readme-sample>
+        var decoder = FastJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601WithOptionalFractionalSeconds
+        let films = try decoder.decode([PixarFilm].self, from: data)
+        // </readme-sample>
+        _ = films
     }
 
     static func typedRequests(client: LiveAPIClient) async throws {

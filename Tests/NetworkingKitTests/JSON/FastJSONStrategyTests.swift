@@ -220,6 +220,34 @@ struct FastJSONStrategyTests {
     }
 }
 
+/// An `init(from:)` that keeps its decoder and containers: they must still read the document
+/// after `decode` returns (the decoder then keeps its own copy of the bytes).
+final class KeepsItsDecoder: Decodable, @unchecked Sendable {
+    let decoder: any Decoder
+    let container: KeyedDecodingContainer<AnyCodingKey>
+
+    init(from decoder: any Decoder) throws {
+        self.decoder = decoder
+        container = try decoder.container(keyedBy: AnyCodingKey.self)
+    }
+}
+
+@Suite("FastJSONDecoder: decoders kept past decode")
+struct FastJSONKeptDecoderTests {
+    @Test("a decoder and a container kept by init(from:) read the bytes after decode returns")
+    func keptDecoder() throws {
+        var bytes = Data(#"{"name":"Woody","super":{"name":"Buzz"}}"#.utf8)
+        let kept = try FastJSONDecoder().decode(KeepsItsDecoder.self, from: bytes)
+        let superDecoder = try kept.container.superDecoder()
+        // The caller's buffer changes; what was decoded from it does not.
+        bytes.replaceSubrange(0..<bytes.count, with: Data(repeating: 0x20, count: bytes.count))
+        #expect(try kept.container.decode(String.self, forKey: AnyCodingKey(stringValue: "name")) == "Woody")
+        #expect(
+            try superDecoder.container(keyedBy: AnyCodingKey.self).decode(String.self, forKey: AnyCodingKey(stringValue: "name"))
+                == "Buzz")
+    }
+}
+
 extension JSONDecoder.KeyDecodingStrategy {
     fileprivate var isSnakeCase: Bool {
         if case .convertFromSnakeCase = self { true } else { false }
