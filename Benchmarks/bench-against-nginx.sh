@@ -18,6 +18,9 @@ mkdir -p "$prefix/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 sed "s/PORT/$port/" Benchmarks/nginx.conf > "$prefix/nginx.conf"
 cp Benchmarks/todos.json "$prefix/todos"
+# nginx's workers run as another user when it is started as root: let them read the list.
+chmod 755 "$prefix"
+chmod 644 "$prefix/todos"
 nginx -p "$prefix" -c "$prefix/nginx.conf" &
 for _ in $(seq 50); do
     curl -sf "http://127.0.0.1:$port/todos/1" > /dev/null 2>&1 && break

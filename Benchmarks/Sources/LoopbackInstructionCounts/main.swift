@@ -44,6 +44,23 @@ let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
     "full_stack_asynchttpclient": { base in
         client(AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger)
     },
+    // The medium answer (GET /todos: 200 todos, 13.7 KB), where decoding is most of the cost:
+    // AsyncHTTPClient used directly with JSONDecoder (the baseline of these rows) and with
+    // FastJSONDecoder, and the full stack with each.
+    "raw_asynchttpclient_medium": { base in rawList(AsyncHTTPClientTransport.sharedClient, base: base, decoder: JSONDecoder()) },
+    "raw_asynchttpclient_medium_fast": { base in
+        rawList(AsyncHTTPClientTransport.sharedClient, base: base, decoder: FastJSONDecoder())
+    },
+    "full_stack_asynchttpclient_medium": { base in
+        client(
+            AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger,
+            list: true)
+    },
+    "full_stack_asynchttpclient_medium_fast": { base in
+        client(
+            AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger,
+            list: true, decoder: FastJSONDecoder())
+    },
     "raw_urlsession": { base in
         let decoder = JSONDecoder()
         let session = URLSession(configuration: .ephemeral)
@@ -75,6 +92,17 @@ func raw(_ client: HTTPClient, base: String) -> Fetch {
     }
 }
 
+/// AsyncHTTPClient used directly for the list: execute, collect, decode with `decoder`.
+func rawList(_ client: HTTPClient, base: String, decoder: some ResponseDecoder) -> Fetch {
+    { _ in
+        let request = HTTPClientRequest(url: "\(base)/todos")
+        let response = try await client.execute(request, timeout: .seconds(30))
+        guard response.status == .ok else { throw LoopbackFailure(status: Int(response.status.code)) }
+        let buffer = try await response.body.collect(upTo: 1 << 20)
+        _ = try decoder.decode([Todo].self, from: Data(buffer.readableBytesView))
+    }
+}
+
 /// NetworkingKit's transport alone: build, send, check, read, decode by hand.
 func bare(_ transport: some HTTPTransport, base: String, timeout: Duration) -> Fetch {
     var options = RequestOptions()
@@ -92,12 +120,16 @@ func bare(_ transport: some HTTPTransport, base: String, timeout: Duration) -> F
     }
 }
 
-/// The client over `transport` with `middlewares`.
-func client(_ transport: some HTTPTransport, base: String, middlewares: [any Middleware], logger: Logger? = nil) -> Fetch {
+/// The client over `transport` with `middlewares`: a todo per request, or the list.
+func client(
+    _ transport: some HTTPTransport, base: String, middlewares: [any Middleware], logger: Logger? = nil, list: Bool = false,
+    decoder: any ResponseDecoder = JSONDecoder()
+) -> Fetch {
     var configuration = LiveAPIClient.Configuration(
-        baseURL: URL(string: base), transport: transport, middlewares: middlewares, decoder: JSONDecoder())
+        baseURL: URL(string: base), transport: transport, middlewares: middlewares, decoder: decoder)
     if let logger { configuration.logger = logger }
     let client = LiveAPIClient(configuration: configuration)
+    if list { return { _ in _ = try await client.send(Request<[Todo]>(path: "/todos")) } }
     return { index in _ = try await client.send(Request<Todo>(path: "/todos/\(index)")) }
 }
 

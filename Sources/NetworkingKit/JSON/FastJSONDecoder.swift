@@ -28,6 +28,8 @@ public import Foundation
 /// itself, with the same settings.
 public struct FastJSONDecoder: Sendable {
     /// How dates are read: `JSONDecoder`'s strategies, and one for the timestamps most APIs send.
+    /// More may come in minor releases: a `switch` over it ends with `@unknown default`.
+    @nonexhaustive
     public enum DateDecodingStrategy: Sendable {
         /// `Date`'s own `Decodable` conformance: seconds since 2001 as a number.
         case deferredToDate
