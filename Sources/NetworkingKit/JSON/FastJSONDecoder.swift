@@ -79,8 +79,8 @@ public struct FastJSONDecoder: Sendable {
         case .iso8601: dateDecodingStrategy = .iso8601
         case .custom(let closure): dateDecodingStrategy = .custom(closure)
         #if canImport(Darwin)
-        // `.formatted(DateFormatter)`, which Apple's Foundation alone has.
-        @unknown default: foundation = decoder
+        // `.formatted(DateFormatter)`, which Apple's Foundation alone has, and any case to come.
+        default: foundation = decoder
         #endif
         }
         if decoder.allowsJSON5 || decoder.assumesTopLevelDictionary { foundation = decoder }
