@@ -200,12 +200,15 @@ final class JSONTapeDecoder {
     @inline(__always)
     func within<R>(_ value: Int, _ count: Int, _ extra: [JSONPathStep], _ step: JSONPathStep?, _ body: () throws -> R) rethrows -> R {
         restorePath(count, extra)
+        let base = depth
         if let step { state.pointee.path.append(step) }
         let saved = current
         current = value
         defer {
             current = saved
-            if step != nil { state.pointee.path.removeLast() }
+            // Back to where it was, whatever `body` left (a container used out of order may have
+            // shortened the path: nothing to remove then, rather than a crash).
+            if depth > base { state.pointee.path.removeSubrange(base...) }
         }
         return try body()
     }
@@ -289,9 +292,10 @@ final class JSONTapeDecoder {
                     debugDescription: "Expected to decode \([String: Any].self) but found \(document.describe(value)) instead."))
         }
         restorePath(count, extra)
-        if let step { path.append(step) }
-        defer { if step != nil { path.removeLast() } }
-        let base = path.count
+        let outer = depth
+        if let step { state.pointee.path.append(step) }
+        defer { if depth > outer { state.pointee.path.removeSubrange(outer...) } }
+        let base = depth
         var result: [String: Any] = [:]
         result.reserveCapacity(document.tape.second(at: value) & JSONTape.countMask)
         var member = value &+ 2
