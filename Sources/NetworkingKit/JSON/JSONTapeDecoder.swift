@@ -208,7 +208,12 @@ final class JSONTapeDecoder {
             current = saved
             // Back to where it was, whatever `body` left (a container used out of order may have
             // shortened the path: nothing to remove then, rather than a crash).
-            if depth > base { state.pointee.path.removeSubrange(base...) }
+            let left = depth &- base
+            if left == 1 {
+                state.pointee.path.removeLast()
+            } else if left > 1 {
+                state.pointee.path.removeSubrange(base...)
+            }
         }
         return try body()
     }
