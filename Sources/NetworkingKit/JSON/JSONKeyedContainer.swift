@@ -2,11 +2,9 @@ import Foundation
 
 /// A JSON object read by key. Keys are found where they lie: the member after the last one found
 /// is tried first (types decode their keys in the order servers send them), then the members in
-/// order; objects of more than ``indexedMembers`` members are indexed once instead. The first of
-/// two equal keys wins, as in `JSONDecoder`.
+/// order; objects of more than ``JSONKeyHint/indexedMembers`` members are indexed once instead.
+/// The first of two equal keys wins, as in `JSONDecoder`.
 struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    static var indexedMembers: Int { 32 }
-
     let decoder: JSONTapeDecoder
     let object: Int
     let pathCount: Int
@@ -237,7 +235,7 @@ extension JSONTapeDecoder {
         let tape = document.tape
         let members = tape.second(at: object) & JSONTape.countMask
         if members == 0 { return nil }
-        if members > JSONKeyedContainer<JSONPathKey>.indexedMembers { return try index(of: object)[name] }
+        if members > JSONKeyHint.indexedMembers { return try index(of: object)[name] }
         var name = name
         return try name.withUTF8 { target -> Int? in
             let fingerprint = JSONKeyHint.fingerprint(target)

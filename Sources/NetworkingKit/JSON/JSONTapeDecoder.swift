@@ -44,10 +44,7 @@ final class JSONTapeDecoder {
         @inline(__always) set { state.pointee.current = newValue }
     }
 
-    var path: [JSONPathStep] {
-        @inline(__always) get { state.pointee.path }
-        @inline(__always) _modify { yield &state.pointee.path }
-    }
+    var path: [JSONPathStep] { state.pointee.path }
 
     /// The number of steps in the path (without copying the array).
     var depth: Int {
@@ -359,6 +356,9 @@ struct JSONKeyHint {
     var ordinal: Int
     var member: Int
     var seen: UInt64
+
+    /// Objects with more members than this are indexed once rather than searched per key.
+    static let indexedMembers = 32
 
     /// One bit of 64 for a key's bytes; equal keys have equal bits (a shared bit between
     /// different keys only costs a search).
