@@ -94,11 +94,14 @@ let package = Package(
                 "NetworkingKit",
                 "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: whenAsyncHTTPClient),
+                // SHA-256 of a certificate's public key, for the NIO transport's pins.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "NIOPosix", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenAsyncHTTPClient),
+                .product(name: "NIOTLS", package: "swift-nio", condition: whenAsyncHTTPClient),
             ],
             swiftSettings: strictSettings
         ),

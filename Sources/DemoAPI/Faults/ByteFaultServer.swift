@@ -26,12 +26,18 @@ public final class ByteFaultServer: Sendable {
     /// `http://127.0.0.1:PORT` (or `https://` for a TLS listener), without a trailing slash.
     public let baseURL: URL
     private let channel: any Channel
+    private let received: Locked<Int>
 
-    private init(port: Int, baseURL: URL, channel: any Channel) {
+    private init(port: Int, baseURL: URL, channel: any Channel, received: Locked<Int>) {
         self.port = port
         self.baseURL = baseURL
         self.channel = channel
+        self.received = received
     }
+
+    /// The bytes of requests received so far, over every connection (after TLS): zero proves
+    /// that a client refused the server before sending anything.
+    public var receivedByteCount: Int { received.withLock { $0 } }
 
     /// The TLS listener's self-signed certificate (for 127.0.0.1 and localhost), as PEM: for a
     /// test that trusts it on purpose, as a client of a private certificate authority would.
@@ -50,6 +56,7 @@ public final class ByteFaultServer: Sendable {
         tls: Bool = false, legacyTLSOnly: Bool = false, certificateForAnotherHost: Bool = false
     ) async throws -> ByteFaultServer {
         let context = tls ? try tlsContext(legacyOnly: legacyTLSOnly, anotherHost: certificateForAnotherHost) : nil
+        let received = Locked(0)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -57,7 +64,7 @@ public final class ByteFaultServer: Sendable {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.addHandler(ScriptedAnswer())
+                    try channel.pipeline.syncOperations.addHandler(ScriptedAnswer(received: received))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -66,7 +73,7 @@ public final class ByteFaultServer: Sendable {
             try? await channel.close()
             throw DemoServer.StartError.noBoundPort
         }
-        return ByteFaultServer(port: port, baseURL: url, channel: channel)
+        return ByteFaultServer(port: port, baseURL: url, channel: channel, received: received)
     }
 
     /// The TLS listener's context: `UntrustedCertificate`'s certificate for 127.0.0.1 (or the one
@@ -110,10 +117,16 @@ private final class ScriptedAnswer: ChannelInboundHandler {
 
     private var head = ByteBuffer()
     private var answered = false
+    private let received: Locked<Int>
+
+    init(received: Locked<Int>) {
+        self.received = received
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !answered else { return }
         var bytes = unwrapInboundIn(data)
+        received.withLock { $0 += bytes.readableBytes }
+        guard !answered else { return }
         head.writeBuffer(&bytes)
         let text = String(decoding: head.readableBytesView, as: UTF8.self)
         guard text.contains("\r\n\r\n") else {

@@ -15,11 +15,13 @@ import Darwin
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     case asyncHTTPClient
+    case nio
 
     var transport: any HTTPTransport {
         switch self {
         case .urlSession: URLSessionTransport.shared
         case .asyncHTTPClient: AsyncHTTPClientTransport()
+        case .nio: NIOTransport.shared
         }
     }
 

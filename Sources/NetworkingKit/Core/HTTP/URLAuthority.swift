@@ -44,6 +44,15 @@ import Darwin
         return nil
     }
 
+    /// The host (an IPv6 address without its brackets) and port a connection to `authority`
+    /// opens, `defaultPort` when it names none; `nil` when ``problem(inAuthority:)`` finds one.
+    public static func endpoint(inAuthority authority: Substring, defaultPort: Int) -> (host: String, port: Int)? {
+        guard problem(inAuthority: authority) == nil else { return nil }
+        let (host, port) = split(authority)
+        guard let port, !port.isEmpty else { return (String(host), defaultPort) }
+        return portNumber(port).map { (String(host), $0) }
+    }
+
     /// An authority's host (an IPv6 address without its brackets) and the text after the `:`
     /// that ends it, if there is one; user information is left out. Text after an IPv6 literal
     /// that is not a port stays with the host, which then fails the check. Read as bytes (every

@@ -1,0 +1,245 @@
+#if AsyncHTTPClientTransport || DemoAPI
+import Foundation
+@_spi(Transport) import NetworkingKit
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// The connections of one ``NIOTransport``, per origin: reused while they stay open, opened up to
+/// the origin's limit, waited for past it. Each origin's ``ConnectionPoolState`` decides, behind
+/// one lock; this opens, hands over and closes.
+final class NIOConnectionPool: Sendable {
+    typealias Waiter = CheckedContinuation<ConnectionPoolState<HTTP1Connection, Void>.Grant, any Error>
+    typealias OriginState = ConnectionPoolState<HTTP1Connection, Waiter>
+
+    private struct State {
+        var origins: [NIOTransport.Origin: OriginState] = [:]
+        var nextID = 0
+        var isShutDown = false
+    }
+
+    let configuration: NIOTransport.Configuration
+    /// TLS for every `https` connection, made once (loading the trusted roots is costly).
+    private let tls: Result<NIOSSLContext, any Error>
+    private let state = LockedState(State())
+
+    init(configuration: NIOTransport.Configuration) {
+        self.configuration = configuration
+        tls = Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
+    }
+
+    /// A connection to `origin`, reused when one is idle, within `deadline`.
+    func connection(
+        to origin: NIOTransport.Origin, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
+    ) async throws -> HTTP1Connection {
+        while true {
+            let immediate = try state.withLock { state -> OriginState.Lease? in
+                guard !state.isShutDown else { throw NetworkError.invalidRequest(reason: "the NIOTransport has been shut down") }
+                return state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)].lease()
+            }
+            let grant: ConnectionPoolState<HTTP1Connection, Void>.Grant
+            switch immediate {
+            case .use(let connection): grant = .use(connection)
+            case .connect: grant = .connect
+            case .wait, nil:
+                let start = ContinuousClock.now
+                grant = try await wait(for: origin, deadline: deadline)
+                marks.waited += start.duration(to: .now)
+            }
+            switch grant {
+            case .use(let connection):
+                // Closed by the server while idle, its close not yet seen: forget it, take another.
+                guard connection.isOpen else {
+                    closed(connection)
+                    continue
+                }
+                marks.reused = true
+                return connection
+            case .connect:
+                do {
+                    return try await open(origin, deadline: deadline, marks: &marks)
+                } catch {
+                    let next = state.withLock { $0.origins[origin]?.connectFailed() }
+                    next.map { Self.grant($0.1, to: $0.0) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Waits until the origin has a connection or room for one, within `deadline`.
+    private func wait(
+        for origin: NIOTransport.Origin, deadline: ContinuousClock.Instant
+    ) async throws -> ConnectionPoolState<HTTP1Connection, Void>.Grant {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return UInt64(state.nextID)
+        }
+        let cancelWait: @Sendable (any Error) -> Void = { [self] error in
+            state.withLock { $0.origins[origin]?.cancelWait(id: id) }?.resume(throwing: error)
+        }
+        let timer = LockedState<DeadlineWatch.Ticket?>(nil)
+        defer { timer.withLock { $0 }.map(DeadlineWatch.shared.disarm) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: Waiter) in
+                let lease = state.withLock { state in
+                    state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)]
+                        .lease(waiter: continuation, id: id)
+                }
+                switch lease {
+                case .use(let connection): continuation.resume(returning: .use(connection))
+                case .connect: continuation.resume(returning: .connect)
+                case .wait:
+                    let ticket = DeadlineWatch.shared.arm(at: deadline) { cancelWait(DeadlineExceeded()) }
+                    timer.withLock { $0 = ticket }
+                    if Task.isCancelled { cancelWait(CancellationError()) }
+                }
+            }
+        } onCancel: {
+            cancelWait(CancellationError())
+        }
+    }
+
+    /// Opens a connection to `origin` (TCP, then TLS with pins) and counts it in.
+    private func open(
+        _ origin: NIOTransport.Origin, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
+    ) async throws -> HTTP1Connection {
+        let sslContext: NIOSSLContext?
+        if origin.isSecure {
+            do {
+                sslContext = try tls.get()
+            } catch {
+                throw NetworkError.transport(TransportFailure(kind: .secureConnectionFailed, underlying: error))
+            }
+        } else {
+            sslContext = nil
+        }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let connectTimeout = min(remaining, configuration.connectTimeout)
+        let readiness = HTTP1ClientHandler.Readiness(
+            tlsHost: origin.isSecure ? origin.host : nil, pins: configuration.pins, deadline: NIODeadline(deadline),
+            idleTimeout: TimeAmount(configuration.idleTimeout))
+        // A host name goes in the TLS server name; an address does not (the certificate must name it).
+        let serverName = origin.isSecure && !Self.isAddress(origin.host) ? origin.host : nil
+        // The loop first, so that the promise of readiness is made before the handler that keeps it.
+        let loop = configuration.eventLoopGroup.next()
+        let ready = loop.makePromise(of: Void.self)
+        let bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(TimeAmount(max(.zero, connectTimeout)))
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let sslContext {
+                        try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                    }
+                    try pipeline.addHandler(HTTPRequestEncoder())
+                    try pipeline.addHandler(
+                        ByteToMessageHandler(
+                            HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
+                    try pipeline.addHandler(HTTP1ClientHandler(readiness: readiness, ready: ready))
+                }
+            }
+        let start = ContinuousClock.now
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: origin.host, port: origin.port).get()
+        } catch {
+            // Failed before the handler took it: nobody else completes it.
+            ready.fail(error)
+            throw error
+        }
+        let connected = ContinuousClock.now
+        try await ready.futureResult.get()
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let info = NIOTransport.ConnectionInfo(id: id, origin: origin, remoteAddress: channel.remoteAddress?.description)
+        let observer = configuration.observer
+        let connection = try await channel.eventLoop.submit { [self] in
+            // Gone when the connection closed since it became ready.
+            let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ClientHandler.self)
+            let connection = HTTP1Connection(
+                info: info, channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), pool: self,
+                observer: observer)
+            handler.connection = connection
+            return connection
+        }.get()
+        if origin.isSecure { marks.tls = connected.duration(to: .now) }
+        marks.connect = start.duration(to: connected)
+        state.withLock { $0.origins[origin]?.connected(connection) }
+        observer?(.connectionOpened(info))
+        channel.closeFuture.whenComplete { [self] _ in
+            closed(connection)
+            observer?(.connectionClosed(info))
+        }
+        return connection
+    }
+
+    /// Gives a connection back: to the first waiter, or kept idle. `false` when the pool no
+    /// longer has it (it closed, or the pool shut down).
+    func release(_ connection: HTTP1Connection) -> Bool {
+        let release = state.withLock { state -> OriginState.Release in
+            guard !state.isShutDown else { return .gone }
+            return state.origins[connection.info.origin]?.released(connection) ?? .gone
+        }
+        switch release {
+        case .kept: return true
+        case .gone: return false
+        case .handedOver(let waiter, let connection):
+            waiter.resume(returning: .use(connection))
+            return true
+        }
+    }
+
+    /// A connection closed: its room goes to the first waiter.
+    private func closed(_ connection: HTTP1Connection) {
+        let next = state.withLock { $0.origins[connection.info.origin]?.closed(connection) }
+        next.map { Self.grant($0.1, to: $0.0) }
+    }
+
+    private static func grant(_ grant: OriginState.Grant, to waiter: Waiter) {
+        switch grant {
+        case .use(let connection): waiter.resume(returning: .use(connection))
+        case .connect: waiter.resume(returning: .connect)
+        }
+    }
+
+    /// Closes every idle connection and fails every waiter; connections in use close when their
+    /// exchange ends.
+    func shutDown() async {
+        let (idle, waiters) = state.withLock { state -> ([HTTP1Connection], [Waiter]) in
+            state.isShutDown = true
+            var idle: [HTTP1Connection] = []
+            var waiters: [Waiter] = []
+            for (key, var origin) in state.origins {
+                let (connections, waiting) = origin.shutDown()
+                state.origins[key] = origin
+                idle += connections
+                waiters += waiting
+            }
+            return (idle, waiters)
+        }
+        for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+        for connection in idle { try? await connection.channel.close() }
+    }
+
+    private static func isAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+}
+
+extension TimeAmount {
+    /// The same span, in nanoseconds, saturating.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 1_000_000_000 else {
+            self = .nanoseconds(.max)
+            return
+        }
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+#endif

@@ -1,0 +1,206 @@
+import DemoAPI
+import Foundation
+import NIOSSL
+import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import Testing
+
+/// What is particular to the NIO transport: TLS trust and pins, its pool, its timing and events.
+/// The behaviour it shares with the other transports is in the conformance suites
+/// (`TransportKind.nio`).
+@Suite("NIO transport", .timeLimit(.minutes(3)))
+struct NIOTransportTests {
+    /// ByteFaultServer's certificates, trusted as a private root.
+    private static func trustingConfiguration(pins: CertificatePins = .none) throws -> NIOTransport.Configuration {
+        var tls = NIOTransport.Configuration.defaultTLS
+        let roots = ByteFaultServer.certificatePEM + "\n" + ByteFaultServer.anotherHostCertificatePEM
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))
+        return NIOTransport.Configuration(tlsConfiguration: tls, pins: pins)
+    }
+
+    private static var serverPin: String {
+        get throws {
+            try CertificatePins.pin(of: NIOSSLCertificate(bytes: Array(ByteFaultServer.certificatePEM.utf8), format: .pem))
+        }
+    }
+
+    /// A transport of its own, shut down afterwards.
+    private static func withTransport<T>(
+        _ configuration: NIOTransport.Configuration, _ body: (NIOTransport) async throws -> T
+    ) async throws -> T {
+        let transport = NIOTransport(configuration: configuration)
+        do {
+            let result = try await body(transport)
+            await transport.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    @Test("a private root is trusted when configured; the default refuses it, TLS below 1.2 and another host's certificate")
+    func trust() async throws {
+        try await Self.withTransport(try Self.trustingConfiguration()) { transport in
+            try await ByteFaultServer.withServer(tls: true) { server in
+                let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/anything"))
+                #expect(answer == "ok")
+                let plain = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+                let error = await networkError { _ = try await plain.send(Request<String>(path: "/anything")) }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            }
+            try await ByteFaultServer.withServer(tls: true, legacyTLSOnly: true) { server in
+                let error = await networkError {
+                    _ = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            }
+            try await ByteFaultServer.withServer(tls: true, certificateForAnotherHost: true) { server in
+                let error = await networkError {
+                    _ = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                }
+                #expect(error?.transportKind == .secureConnectionFailed, "got \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test("a pinned key, or its backup, lets the request through")
+    func pinMatches() async throws {
+        let wrong = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        for pins in [[try Self.serverPin], [wrong, try Self.serverPin]] {
+            let configuration = try Self.trustingConfiguration(pins: try CertificatePins(["127.0.0.1": pins]))
+            try await Self.withTransport(configuration) { transport in
+                try await ByteFaultServer.withServer(tls: true) { server in
+                    let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                    #expect(answer == "ok")
+                }
+            }
+        }
+    }
+
+    @Test("a certificate without the pinned key fails as secureConnectionFailed before any byte of the request is sent")
+    func pinMismatch() async throws {
+        let wrong = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let configuration = try Self.trustingConfiguration(pins: try CertificatePins(["127.0.0.1": [wrong]]))
+        try await Self.withTransport(configuration) { transport in
+            try await ByteFaultServer.withServer(tls: true) { server in
+                let error = await networkError {
+                    _ = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(
+                        Request<String>(path: "/", method: .post, body: .json(["secret": "value"])))
+                }
+                guard case .transport(let failure)? = error, let mismatch = failure.underlying as? CertificatePinMismatch else {
+                    Issue.record("expected a pin mismatch, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.kind == .secureConnectionFailed)
+                #expect(mismatch.host == "127.0.0.1")
+                let serverPin = try Self.serverPin
+                #expect(mismatch.presentedPin == serverPin)
+                #expect(error?.localizedDescription == "A secure connection to the server could not be established.")
+                #expect(server.receivedByteCount == 0)
+            }
+        }
+    }
+
+    /// Collects what a transport reports.
+    final class Events: Sendable {
+        private let events = LockedEvents()
+        let stream: AsyncStream<NIOTransport.Event>
+        private let continuation: AsyncStream<NIOTransport.Event>.Continuation
+
+        init() {
+            (stream, continuation) = AsyncStream.makeStream()
+        }
+
+        var observer: @Sendable (NIOTransport.Event) -> Void {
+            { [events, continuation] event in
+                events.append(event)
+                continuation.yield(event)
+            }
+        }
+
+        var all: [NIOTransport.Event] { events.all }
+        var opened: Int { all.filter { if case .connectionOpened = $0 { true } else { false } }.count }
+        var timings: [NIOTransport.RequestTiming] {
+            all.compactMap { if case .requestFinished(let timing) = $0 { timing } else { nil } }
+        }
+    }
+
+    final class LockedEvents: @unchecked Sendable {  // @unchecked: `events` is only touched under `lock`.
+        private let lock = NSLock()
+        private var events: [NIOTransport.Event] = []
+        func append(_ event: NIOTransport.Event) { lock.withLock { events.append(event) } }
+        var all: [NIOTransport.Event] { lock.withLock { events } }
+    }
+
+    @Test("one connection carries calls one after another; each call's timing says whether it was reused and where time went")
+    func reuseAndTiming() async throws {
+        let events = Events()
+        try await Self.withTransport(NIOTransport.Configuration(observer: events.observer)) { transport in
+            try await withDemoServer { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                for _ in 0..<3 { _ = try await client.send(Request<Echo>(path: "/echo")) }
+            }
+        }
+        #expect(events.opened == 1)
+        let timings = events.timings
+        #expect(timings.count == 3)
+        #expect(timings.map(\.reusedConnection) == [false, true, true])
+        #expect(timings.filter(\.succeeded).count == 3)
+        #expect(timings[0].connect != nil && timings[0].tlsHandshake == nil)
+        #expect(timings[1].connect == nil)
+        let firstBytesInOrder = timings.allSatisfy { timing in timing.firstByte.map { $0 > .zero && $0 <= timing.total } ?? false }
+        #expect(firstBytesInOrder)
+        #expect(Set(timings.map(\.requestID)).count == 3)
+    }
+
+    @Test("calls past an origin's limit wait for a connection rather than open one")
+    func limitPerOrigin() async throws {
+        let events = Events()
+        try await Self.withTransport(NIOTransport.Configuration(maximumConnectionsPerOrigin: 2, observer: events.observer)) { transport in
+            try await withDemoServer { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                try await withThrowingTaskGroup(of: Echo.self) { group in
+                    for _ in 0..<16 { group.addTask { try await client.send(Request<Echo>(path: "/echo")) } }
+                    for try await echo in group { #expect(echo.path == "/echo") }
+                }
+            }
+        }
+        #expect(events.opened <= 2)
+        #expect(events.timings.count == 16)
+    }
+
+    @Test("an idle connection closes after the idle timeout, and the next call opens another")
+    func idleTimeout() async throws {
+        let events = Events()
+        let configuration = NIOTransport.Configuration(idleTimeout: .milliseconds(20), observer: events.observer)
+        try await Self.withTransport(configuration) { transport in
+            try await withDemoServer { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                _ = try await client.send(Request<Echo>(path: "/echo"))
+                for await event in events.stream {
+                    if case .connectionClosed = event { break }
+                }
+                _ = try await client.send(Request<Echo>(path: "/echo"))
+            }
+        }
+        #expect(events.opened == 2)
+        #expect(events.timings.map(\.reusedConnection) == [false, false])
+    }
+
+    @Test("a transport that was shut down refuses calls with a clear error")
+    func shutDown() async throws {
+        let transport = NIOTransport()
+        await transport.shutdown()
+        try await withDemoServer { server in
+            let error = await networkError {
+                _ = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<Echo>(path: "/echo"))
+            }
+            guard case .invalidRequest(let reason)? = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("shut down"))
+        }
+    }
+}
