@@ -14,7 +14,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Tour NetworkingKit against an in-process DemoAPI server."
     )
 
-    @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
+    @Option(help: "The transport: ahc (AsyncHTTPClient), urlsession or nio (NIOTransport).")
     var transport: TransportChoice = .ahc
 
     @Flag(name: .shortAndLong, help: "Also show the library's log lines (LoggingMiddleware, secrets redacted).")

@@ -59,7 +59,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .customShort("C"), help: "With --output: keep an interrupted download and continue it next time (Range + If-Range).")
     var `continue` = false
 
-    @Option(help: "The transport: ahc (AsyncHTTPClient) or urlsession.")
+    @Option(help: "The transport: ahc (AsyncHTTPClient), urlsession or nio (NIOTransport).")
     var transport: TransportChoice = .ahc
 
     @Option(

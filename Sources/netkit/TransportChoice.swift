@@ -9,11 +9,14 @@ enum TransportChoice: String, CaseIterable, ExpressibleByArgument {
     case ahc
     /// URLSession (FoundationNetworking on Linux).
     case urlsession
+    /// NetworkingKit's own transport on SwiftNIO.
+    case nio
 
     var transport: any HTTPTransport {
         switch self {
         case .ahc: AsyncHTTPClientTransport()
         case .urlsession: URLSessionTransport.shared
+        case .nio: NIOTransport.shared
         }
     }
 
@@ -21,6 +24,7 @@ enum TransportChoice: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .ahc: "AsyncHTTPClient"
         case .urlsession: "URLSession"
+        case .nio: "NIOTransport"
         }
     }
 }

@@ -44,6 +44,12 @@ let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
     "full_stack_asynchttpclient": { base in
         client(AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger)
     },
+    // NetworkingKit's own transport on SwiftNIO, against the same raw AsyncHTTPClient baseline.
+    "bare_nio": { base in bare(NIOTransport.shared, base: base, timeout: .seconds(30)) },
+    "client_nio": { base in client(NIOTransport.shared, base: base, middlewares: []) },
+    "full_stack_nio": { base in
+        client(NIOTransport.shared, base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger)
+    },
     // The medium answer (GET /todos: 200 todos, 13.7 KB), where decoding is most of the cost:
     // AsyncHTTPClient used directly with JSONDecoder (the baseline of these rows) and with
     // FastJSONDecoder, and the full stack with each.
@@ -59,6 +65,11 @@ let rows: KeyValuePairs<String, @Sendable (_ base: String) -> Fetch> = [
     "full_stack_asynchttpclient_medium_fast": { base in
         client(
             AsyncHTTPClientTransport(), base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger,
+            list: true, decoder: FastJSONDecoder())
+    },
+    "full_stack_nio_medium_fast": { base in
+        client(
+            NIOTransport.shared, base: base, middlewares: Rows.fullStack(logger: Rows.infoLogger), logger: Rows.infoLogger,
             list: true, decoder: FastJSONDecoder())
     },
     "raw_urlsession": { base in

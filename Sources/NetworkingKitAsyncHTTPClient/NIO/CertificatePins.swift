@@ -59,7 +59,9 @@ public struct CertificatePins: Sendable, Hashable {
 
     /// The digests accepted for `host`, or `nil` when it is not pinned.
     func accepted(for host: String) -> Set<Data>? {
-        let host = host.lowercased()
+        // `example.com.` is `example.com` (the certificate check takes the dot off too).
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
         if let exact = pins[host] { return exact }
         guard let dot = host.firstIndex(of: ".") else { return nil }
         return pins["*" + host[dot...]]

@@ -86,6 +86,13 @@ struct ExchangeState<HeadWaiter, Ticket, Upload> {
         end(succeeded: true)
     }
 
+    /// The request's timer fired: the exchange fails, unless it was a streamed answer's and its
+    /// head has arrived (the watch may run the timer just after the head disarmed it).
+    mutating func deadlinePassed(_ error: any Error) -> Ending? {
+        if deadlineEndsWithHead, phase == .receivingBody { return nil }
+        return failed(error)
+    }
+
     /// The exchange failed with `error` (cut, cancelled, past its deadline, refused); `nil` once
     /// it had ended.
     mutating func failed(_ error: any Error) -> Ending? {

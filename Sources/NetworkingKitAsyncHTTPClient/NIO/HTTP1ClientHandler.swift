@@ -110,6 +110,14 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
             exchange.connectionFailed(ChannelError.ioOnClosedChannel)
             return
         }
+        // Ended before it could start (cancelled, past its deadline): nothing was written, and
+        // the connection is as clean as it was leased.
+        if exchange.hasEnded {
+            if connection?.release() != true { context.close(promise: nil) }
+            idleSince = .now()
+            if idleTimer == nil { armIdleTimer(at: .now() + readiness.idleTimeout) }
+            return
+        }
         self.exchange = exchange
         idleSince = nil
         requestEnded = false

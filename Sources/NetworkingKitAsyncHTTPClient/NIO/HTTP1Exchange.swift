@@ -48,9 +48,15 @@ final class HTTP1Exchange: BodyProducer, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
                 if let refused = state.withLock({ $0.waitForHead(continuation) }) {
                     continuation.resume(throwing: refused.failure)
+                    // The connection, leased for this exchange, goes back.
+                    connection.start(self, head: head, body: body)
                     return
                 }
-                let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in fail(DeadlineExceeded()) }
+                let ticket = DeadlineWatch.shared.arm(at: deadline) { [self] in
+                    guard let ending = state.withLock({ $0.deadlinePassed(DeadlineExceeded()) }) else { return }
+                    carryOut(ending, error: DeadlineExceeded(), dropsChunks: true)
+                    connection.abort(self)
+                }
                 if let unused = state.withLock({ $0.armed(ticket) }) { DeadlineWatch.shared.disarm(unused) }
                 connection.start(self, head: head, body: body)
             }
@@ -118,12 +124,17 @@ final class HTTP1Exchange: BodyProducer, Sendable {
 
     private func ended(_ error: any Error, dropsChunks: Bool) -> Bool {
         guard let ending = state.withLock({ $0.failed(error) }) else { return false }
+        carryOut(ending, error: error, dropsChunks: dropsChunks)
+        return true
+    }
+
+    /// Wakes and stops what a failure found.
+    private func carryOut(_ ending: State.Ending, error: any Error, dropsChunks: Bool) {
         ending.upload?.cancel()
         if let deadline = ending.deadline { DeadlineWatch.shared.disarm(deadline) }
         ending.headWaiter?.resume(throwing: error)
         pipe.finish(.failure(error), dropsChunks: dropsChunks)
         connection.report(self, succeeded: false)
-        return true
     }
 
     // MARK: - The reader's side

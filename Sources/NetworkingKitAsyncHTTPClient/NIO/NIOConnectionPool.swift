@@ -35,7 +35,7 @@ final class NIOConnectionPool: Sendable {
     ) async throws -> HTTP1Connection {
         while true {
             let immediate = try state.withLock { state -> OriginState.Lease? in
-                guard !state.isShutDown else { throw NetworkError.invalidRequest(reason: "the NIOTransport has been shut down") }
+                guard !state.isShutDown else { throw Self.shutDownError }
                 return state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)].lease()
             }
             let grant: ConnectionPoolState<HTTP1Connection, Void>.Grant
@@ -83,11 +83,13 @@ final class NIOConnectionPool: Sendable {
         defer { timer.withLock { $0 }.map(DeadlineWatch.shared.disarm) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let lease = state.withLock { state in
-                    state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)]
+                let lease = state.withLock { state -> OriginState.Lease? in
+                    guard !state.isShutDown else { return nil }
+                    return state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)]
                         .lease(waiter: continuation, id: id)
                 }
                 switch lease {
+                case nil: continuation.resume(throwing: Self.shutDownError)
                 case .use(let connection): continuation.resume(returning: .use(connection))
                 case .connect: continuation.resume(returning: .connect)
                 case .wait:
@@ -117,17 +119,21 @@ final class NIOConnectionPool: Sendable {
         }
         let remaining = ContinuousClock.now.duration(to: deadline)
         let connectTimeout = min(remaining, configuration.connectTimeout)
+        // The connect timeout bounds the TLS handshake too.
         let readiness = HTTP1ClientHandler.Readiness(
-            tlsHost: origin.isSecure ? origin.host : nil, pins: configuration.pins, deadline: NIODeadline(deadline),
+            tlsHost: origin.isSecure ? origin.host : nil, pins: configuration.pins,
+            deadline: NIODeadline(min(deadline, ContinuousClock.now + configuration.connectTimeout)),
             idleTimeout: TimeAmount(configuration.idleTimeout))
         // A host name goes in the TLS server name; an address does not (the certificate must name it).
         let serverName = origin.isSecure && !Self.isAddress(origin.host) ? origin.host : nil
-        // The loop first, so that the promise of readiness is made before the handler that keeps it.
-        let loop = configuration.eventLoopGroup.next()
-        let ready = loop.makePromise(of: Void.self)
-        let bootstrap = ClientBootstrap(group: loop)
+        // Happy Eyeballs may open a channel per address, each with its own handler and promise of
+        // readiness: the one that connected is looked up here once connect names it, whatever
+        // the handler's fate (a pipeline torn down by a failed handshake no longer has it).
+        let attempts = LockedState<[ObjectIdentifier: EventLoopFuture<Void>]>([:])
+        let bootstrap = ClientBootstrap(group: configuration.eventLoopGroup)
             .connectTimeout(TimeAmount(max(.zero, connectTimeout)))
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .resolver(configuration.resolver)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -138,35 +144,42 @@ final class NIOConnectionPool: Sendable {
                     try pipeline.addHandler(
                         ByteToMessageHandler(
                             HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
+                    let ready = channel.eventLoop.makePromise(of: Void.self)
+                    attempts.withLock { $0[ObjectIdentifier(channel)] = ready.futureResult }
                     try pipeline.addHandler(HTTP1ClientHandler(readiness: readiness, ready: ready))
                 }
             }
         let start = ContinuousClock.now
-        let channel: any Channel
+        let channel = try await bootstrap.connect(host: origin.host, port: origin.port).get()
+        let connected = ContinuousClock.now
         do {
-            channel = try await bootstrap.connect(host: origin.host, port: origin.port).get()
+            guard let ready = attempts.withLock({ $0[ObjectIdentifier(channel)] }) else { throw ChannelError.ioOnClosedChannel }
+            try await ready.get()
         } catch {
-            // Failed before the handler took it: nobody else completes it.
-            ready.fail(error)
+            try? await channel.close()
             throw error
         }
-        let connected = ContinuousClock.now
-        try await ready.futureResult.get()
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
         }
         let info = NIOTransport.ConnectionInfo(id: id, origin: origin, remoteAddress: channel.remoteAddress?.description)
         let observer = configuration.observer
-        let connection = try await channel.eventLoop.submit { [self] in
-            // Gone when the connection closed since it became ready.
-            let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ClientHandler.self)
-            let connection = HTTP1Connection(
-                info: info, channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), pool: self,
-                observer: observer)
-            handler.connection = connection
-            return connection
-        }.get()
+        let connection: HTTP1Connection
+        do {
+            connection = try await channel.eventLoop.submit { [self] in
+                // Gone when the connection closed since it became ready.
+                let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ClientHandler.self)
+                let connection = HTTP1Connection(
+                    info: info, channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), pool: self,
+                    observer: observer)
+                handler.connection = connection
+                return connection
+            }.get()
+        } catch {
+            try? await channel.close()
+            throw ChannelError.ioOnClosedChannel
+        }
         if origin.isSecure { marks.tls = connected.duration(to: .now) }
         marks.connect = start.duration(to: connected)
         state.withLock { $0.origins[origin]?.connected(connection) }
@@ -225,6 +238,8 @@ final class NIOConnectionPool: Sendable {
         for waiter in waiters { waiter.resume(throwing: CancellationError()) }
         for connection in idle { try? await connection.channel.close() }
     }
+
+    static let shutDownError = NetworkError.invalidRequest(reason: "the NIOTransport has been shut down")
 
     private static func isAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil

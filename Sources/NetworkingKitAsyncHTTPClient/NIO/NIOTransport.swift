@@ -4,6 +4,7 @@ public import HTTPTypes
 @_spi(Transport) public import NetworkingKit
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// A transport of NetworkingKit's own on SwiftNIO: HTTP/1.1 over TCP and TLS, with certificate
 /// pinning, per-request timing and connection events, and about half the work per request of
@@ -94,10 +95,13 @@ public struct NIOTransport: HTTPTransport {
     /// nothing was written (the connection was found closed), or the method is idempotent and the
     /// connection closed before any answer; its body, if any, can be sent again.
     static func mayResend(after error: any Error, method: HTTPRequest.Method, body: HTTPBody?) -> Bool {
-        guard body?.isReplayable ?? true, let error = error as? ChannelError else { return false }
+        guard body?.isReplayable ?? true else { return false }
+        let idempotent = [.get, .head, .put, .delete, .options, .trace].contains(method)
         switch error {
-        case .ioOnClosedChannel: return true
-        case .eof: return [.get, .head, .put, .delete, .options, .trace].contains(method)
+        case ChannelError.ioOnClosedChannel: return true
+        // Closed, reset, or a TLS peer gone without its close_notify: the request may have been read.
+        case ChannelError.eof, NIOSSLError.uncleanShutdown: return idempotent
+        case let error as IOError: return idempotent && [ECONNRESET, EPIPE].contains(error.errnoCode)
         default: return false
         }
     }

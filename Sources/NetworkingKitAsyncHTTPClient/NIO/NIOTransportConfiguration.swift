@@ -25,9 +25,11 @@ extension NIOTransport {
         public var connectTimeout: Duration
         /// Whether `gzip` and `deflate` bodies are asked for and decoded, as they are read.
         public var decodesContent: Bool
-        /// Told of every connection event and of each request's timing, on an event loop: keep it
-        /// short, and never block in it.
+        /// Told of every connection event and of each request's timing, on the transport's own
+        /// threads (an event loop, a timer): keep it short, and never block in it.
         public var observer: (@Sendable (Event) -> Void)?
+        /// The names' resolver, for tests: SwiftNIO's (the system's `getaddrinfo`) when `nil`.
+        var resolver: (any Resolver & Sendable)?
 
         /// A configuration; every parameter has the default a server or an app usually wants.
         public init(

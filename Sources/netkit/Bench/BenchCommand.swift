@@ -14,7 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Each transport runs six scenarios, GET /todos/{id} (or GET /todos with --answer medium) \
             decoded each time: the HTTP library \
-            used directly (raw AsyncHTTPClient, or raw URLSession), NetworkingKit's bare transport, \
+            used directly (raw AsyncHTTPClient, or raw URLSession; raw AsyncHTTPClient for NIOTransport), NetworkingKit's bare transport, \
             the client, the client with logging, metrics and tracing (nothing bootstrapped), and the \
             client with the whole default middleware stack logging at info, all decoding with \
             JSONDecoder; then the whole stack again with FastJSONDecoder, as an app runs it. Rounds are interleaved \
@@ -28,7 +28,7 @@ struct BenchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "A transport to measure: ahc or urlsession; repeat for both (default: both).")
+    @Option(help: "A transport to measure: ahc, urlsession or nio; repeat for several (default: all three).")
     var transport: [TransportChoice] = []
 
     @Option(help: "Requests per scenario and round (1 to 1000000).")

@@ -38,7 +38,8 @@ struct BenchScenario: Sendable {
         let transport = choice.transport
         let shape = Shape<Answer>(baseURL: baseURL, answer: answer)
         return [
-            choice == .ahc ? rawAsyncHTTPClient(shape) : rawURLSession(shape),
+            // NIOTransport is measured against raw AsyncHTTPClient, the fastest client it replaces.
+            choice == .urlsession ? rawURLSession(shape) : rawAsyncHTTPClient(shape),
             bareTransport(shape, transport: transport),
             client("client", shape, transport: transport, middlewares: []),
             client(

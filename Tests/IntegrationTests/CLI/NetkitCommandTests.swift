@@ -143,7 +143,7 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("request prints the status, redacted headers and pretty JSON", arguments: ["ahc", "urlsession"])
+    @Test("request prints the status, redacted headers and pretty JSON", arguments: ["ahc", "urlsession", "nio"])
     func request(transport: String) async throws {
         try await withDemoServer { server in
             let run = try await Self.netkit([
@@ -162,7 +162,9 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("a redirect to another origin drops the API-key headers netkit redacts, and keeps the others", arguments: ["ahc", "urlsession"])
+    @Test(
+        "a redirect to another origin drops the API-key headers netkit redacts, and keeps the others",
+        arguments: ["ahc", "urlsession", "nio"])
     func apiKeysStayOnTheirOrigin(transport: String) async throws {
         try await withDemoServer { first in
             try await withDemoServer { other in
@@ -208,7 +210,8 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("-o saves the body to a file, -C continues a cut download, --form sends a multipart form", arguments: ["ahc", "urlsession"])
+    @Test(
+        "-o saves the body to a file, -C continues a cut download, --form sends a multipart form", arguments: ["ahc", "urlsession", "nio"])
     func transfers(transport: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -246,7 +249,7 @@ struct NetkitCommandTests {
 
     @Test(
         "request --events reads a stream through the library: every event, a reconnection with Last-Event-ID after a drop, the end at 204; --live prints JSON lines",
-        arguments: ["ahc", "urlsession"])
+        arguments: ["ahc", "urlsession", "nio"])
     func liveAnswers(transport: String) async throws {
         try await withDemoServer { server in
             // Events 1-5, then the server drops the connection midway; 6-10 after the reconnection.
@@ -420,7 +423,7 @@ struct NetkitCommandTests {
         #expect(run.error.contains(expected), "stderr: \(run.error)")
     }
 
-    @Test("a server that is down is one line and a non-zero exit", arguments: ["ahc", "urlsession"])
+    @Test("a server that is down is one line and a non-zero exit", arguments: ["ahc", "urlsession", "nio"])
     func serverDown(transport: String) async throws {
         let run = try await withRefusingPort { port in
             try await Self.netkit(["request", "GET", "http://127.0.0.1:\(port)/films", "--transport", transport])
@@ -484,17 +487,19 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("bench measures each scenario over both transports, as ratios to raw AsyncHTTPClient and raw URLSession")
+    @Test("bench measures each scenario over every transport, as ratios to raw AsyncHTTPClient and raw URLSession")
     func bench() async throws {
         let run = try await Self.netkit(["bench", "--requests", "40", "--concurrency", "4", "--rounds", "1"])
         #expect(run.status == 0, "stderr: \(run.error)")
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for transport in ["AsyncHTTPClient", "URLSession"] {
+        // NIOTransport is measured against raw AsyncHTTPClient, the client it replaces.
+        for (transport, raw) in [("AsyncHTTPClient", "AsyncHTTPClient"), ("URLSession", "URLSession"), ("NIOTransport", "AsyncHTTPClient")]
+        {
             let title = try #require(lines.firstIndex(of: transport), "output: \(run.output)")
             let rows = Array(lines[(title + 2)...].prefix { !$0.isEmpty })
             #expect(rows.count == 6, "output: \(run.output)")
             // The baseline is the HTTP library itself, not NetworkingKit's own transport.
-            #expect(rows.first?.contains("raw \(transport)") == true, "output: \(run.output)")
+            #expect(rows.first?.contains("raw \(raw)") == true, "output: \(run.output)")
             #expect(rows.first?.hasSuffix(" 1.00") == true)
             #expect(rows.dropFirst().first?.contains("bare transport") == true)
             #expect(rows.dropLast().last?.contains("client + full stack, logging at info") == true)

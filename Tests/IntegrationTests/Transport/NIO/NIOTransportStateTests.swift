@@ -119,6 +119,9 @@ struct NIOTransportStateTests {
         _ = streamed.armed(1)
         #expect(streamed.headArrived().endedDeadline == 1)
         #expect(streamed.armed(2) == 2)  // past the head: not kept
+        // The timer, run just after the head disarmed it, spares the body.
+        #expect(streamed.deadlinePassed(CancellationError()) == nil)
+        #expect(streamed.phase == .receivingBody)
 
         var failed = Exchange(deadlineEndsWithHead: false)
         _ = failed.waitForHead("send")
@@ -136,6 +139,8 @@ struct NIOTransportStateTests {
         let digest = Data(repeating: 1, count: 32).base64EncodedString()
         let pins = try CertificatePins(["API.example.com": ["sha256/" + digest], "*.cdn.example.com": [digest]])
         #expect(pins.accepted(for: "api.example.com") == [Data(repeating: 1, count: 32)])
+        // The root's dot changes nothing (the hostname check ignores it too).
+        #expect(pins.accepted(for: "api.example.com.") != nil)
         #expect(pins.accepted(for: "img.cdn.example.com") != nil)
         #expect(pins.accepted(for: "a.img.cdn.example.com") == nil)
         #expect(pins.accepted(for: "cdn.example.com") == nil)
@@ -153,6 +158,8 @@ struct NIOTransportStateTests {
         // Closed before an answer: it may have been received, so idempotent methods only.
         #expect(NIOTransport.mayResend(after: ChannelError.eof, method: .get, body: nil))
         #expect(!NIOTransport.mayResend(after: ChannelError.eof, method: .post, body: replayable))
+        #expect(NIOTransport.mayResend(after: IOError(errnoCode: ECONNRESET, reason: "read"), method: .get, body: nil))
+        #expect(!NIOTransport.mayResend(after: IOError(errnoCode: ECONNREFUSED, reason: "connect"), method: .get, body: nil))
         // A one-shot body cannot be sent twice.
         #expect(!NIOTransport.mayResend(after: ChannelError.ioOnClosedChannel, method: .put, body: oneShot))
         #expect(!NIOTransport.mayResend(after: CancellationError(), method: .get, body: nil))

@@ -1,9 +1,12 @@
 import DemoAPI
 import Foundation
+import NIOCore
+import NIOPosix
 import NIOSSL
 import NetworkingKit
-import NetworkingKitAsyncHTTPClient
 import Testing
+
+@testable import NetworkingKitAsyncHTTPClient
 
 /// What is particular to the NIO transport: TLS trust and pins, its pool, its timing and events.
 /// The behaviour it shares with the other transports is in the conformance suites
@@ -186,6 +189,50 @@ struct NIOTransportTests {
         }
         #expect(events.opened == 2)
         #expect(events.timings.map(\.reusedConnection) == [false, false])
+    }
+
+    /// A name with an IPv6 and an IPv4 address, as `localhost` has on most machines.
+    struct DualStackResolver: Resolver, Sendable {
+        let loop: any EventLoop
+        func initiateAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
+            loop.makeCompletedFuture { [try SocketAddress(ipAddress: "127.0.0.1", port: port)] }
+        }
+        func initiateAAAAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
+            loop.makeCompletedFuture { [try SocketAddress(ipAddress: "::1", port: port)] }
+        }
+        func cancelQueries() {}
+    }
+
+    @Test("a name with an IPv6 address refused and an IPv4 one that answers: the refused attempt does not fail the call (Happy Eyeballs)")
+    func happyEyeballs() async throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        var configuration = NIOTransport.Configuration(eventLoopGroup: loop)
+        configuration.resolver = DualStackResolver(loop: loop)
+        try await Self.withTransport(configuration) { transport in
+            try await withDemoServer { server in
+                let url = try #require(URL(string: "http://dual-stack.test:\(server.port)"))
+                let echo = try await LiveAPIClient(baseURL: url, transport: transport).send(Request<Echo>(path: "/echo"))
+                #expect(echo.path == "/echo")
+            }
+        }
+    }
+
+    @Test("calls cancelled while they wait, at every stage, give their connection back: the origin's one connection still serves")
+    func cancelledCallsFreeTheirConnection() async throws {
+        try await Self.withTransport(NIOTransport.Configuration(maximumConnectionsPerOrigin: 1)) { transport in
+            try await withDemoServer { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                for _ in 0..<5 {
+                    let slow = Task { try await client.send(Request<Data>(path: "/faults/delay/60000")) }
+                    let queued = Task { try await client.send(Request<Echo>(path: "/echo")) }
+                    slow.cancel()
+                    queued.cancel()
+                    _ = await (slow.result, queued.result)
+                }
+                let echo = try await client.send(Request<Echo>(path: "/echo"))
+                #expect(echo.path == "/echo")
+            }
+        }
     }
 
     @Test("a transport that was shut down refuses calls with a clear error")
