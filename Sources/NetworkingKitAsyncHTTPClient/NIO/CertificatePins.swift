@@ -14,15 +14,17 @@ public import NIOSSL
 /// ```swift
 /// let pins = try CertificatePins([
 ///     "api.example.com": [
-///         "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the current key
-///         "sha256/Vjs8r4z+80wjNcr1YKepWQboSIRi63WsWXhIMN+eWys=",  // the backup
+///         "sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys=",  // the current key
+///         "sha256/gmIa3DuU+6114fgXHXPruCY7bAx+2xPvgg2Hf12fjY8=",  // the backup
 ///     ],
-///     "*.cdn.example.com": ["sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="],
+///     "*.cdn.example.com": ["sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys="],
 /// ])
 /// ```
 ///
 /// A host is matched exactly, or by a pattern `*.example.com` that stands for one label; hosts
-/// no pattern names are not pinned. The key checked is the server certificate's own.
+/// no pattern names are not pinned. The key checked is the server certificate's own (the leaf's,
+/// not an intermediate's: SwiftNIO SSL hands over the verified leaf only, unless its own
+/// verification is replaced). ``pin(of:)`` gives a certificate's pin.
 public struct CertificatePins: Sendable, Hashable {
     /// The accepted key digests per host pattern, lowercased.
     public let pins: [String: Set<Data>]

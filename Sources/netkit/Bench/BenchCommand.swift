@@ -60,7 +60,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over AsyncHTTPClientTransport."
+            "Instead, download this many bytes of /files/{n} to a file: raw AsyncHTTPClient against LiveAPIClient.download over the first --transport (ahc by default; urlsession is not measured this way)."
     )
     var download: Int?
 
@@ -132,9 +132,10 @@ struct BenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         print("netkit bench --download: GET \(path) to a file, \(rounds) rounds each, interleaved, against \(baseURL).")
         let url = baseURL.appendingPathComponent(String(path.drop { $0 == "/" }))
-        let (raw, client) = try await BenchDownload(url: url, folder: folder).measure(rounds: rounds)
+        let choice = transport.first ?? .ahc
+        let (raw, client) = try await BenchDownload(url: url, folder: folder, transport: choice.transport).measure(rounds: rounds)
         print(String(format: "  raw AsyncHTTPClient, write(2) per buffer: %8.1f MB/s", raw))
-        print(String(format: "  LiveAPIClient.download:                 %8.1f MB/s  (%.2f of raw)", client, client / raw))
+        print("  LiveAPIClient.download over \(choice.displayName): " + String(format: "%8.1f MB/s  (%.2f of raw)", client, client / raw))
     }
 
     private func measureParse(count: Int) async throws {

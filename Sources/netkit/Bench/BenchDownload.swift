@@ -14,10 +14,12 @@ import Darwin
 
 /// `netkit bench --download N`: one large body written to a file, by raw AsyncHTTPClient (each
 /// buffer written with `write(2)`, no copy) and by `LiveAPIClient.download` over
-/// `AsyncHTTPClientTransport`, rounds interleaved, on the same `HTTPClient`.
+/// a transport (`AsyncHTTPClientTransport`, on the same `HTTPClient`, or `NIOTransport`),
+/// rounds interleaved.
 struct BenchDownload: Sendable {
     let url: URL
     let folder: URL
+    let transport: any HTTPTransport
 
     /// The raw baseline: execute, then every buffer straight to the file.
     func raw() async throws -> (bytes: Int64, elapsed: Duration) {
@@ -50,7 +52,7 @@ struct BenchDownload: Sendable {
     /// NetworkingKit: `download(_:to:)`, temporary file, length check and `rename` included.
     func client() async throws -> (bytes: Int64, elapsed: Duration) {
         let start = ContinuousClock.now
-        let client = LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: nil, transport: AsyncHTTPClientTransport()))
+        let client = LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: nil, transport: transport))
         let destination = folder.appendingPathComponent("client.bin")
         defer { try? FileManager.default.removeItem(at: destination) }
         let file = try await client.download(Request<Data>(path: url.absoluteString), to: destination)

@@ -3,6 +3,7 @@
 import AsyncHTTPClient
 import ExampleServices
 import Foundation
+import Logging
 import NetworkingKit
 import NetworkingKitAsyncHTTPClient
 import NIOSSL
@@ -49,6 +50,24 @@ private enum AsyncHTTPClientArticleSamples {
         // </article-sample>
         _ = client
         try httpClient.syncShutdown()
+    }
+
+    static func nioTransport(url: URL, currentKeyPin: String, backupKeyPin: String, logger: Logger) async throws {
+        // <article-sample>
+        var configuration = NIOTransport.Configuration()
+        configuration.tlsConfiguration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("/etc/ssl/private-ca.pem"))
+        configuration.pins = try CertificatePins(["api.example.com": [currentKeyPin, backupKeyPin]])
+        configuration.observer = { event in
+            if case .requestFinished(let timing) = event, timing.total > .seconds(1) {
+                logger.warning("slow call \(timing.requestID): first byte after \(timing.firstByte ?? .zero)")
+            }
+        }
+        let transport = NIOTransport(configuration: configuration)
+        let client = LiveAPIClient(baseURL: url, transport: transport)
+        // ...
+        await transport.shutdown()
+        // </article-sample>
+        _ = client
     }
 }
 

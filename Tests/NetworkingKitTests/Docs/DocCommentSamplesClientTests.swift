@@ -379,6 +379,26 @@ private enum DocCommentClientSamples {
         // </doc-sample>
         _ = configuration
     }
+
+    static func certificatePinsSample() throws {
+        // <doc-sample>
+        let pins = try CertificatePins([
+            "api.example.com": [
+                "sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys=",  // the current key
+                "sha256/gmIa3DuU+6114fgXHXPruCY7bAx+2xPvgg2Hf12fjY8=",  // the backup
+            ],
+            "*.cdn.example.com": ["sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys="],
+        ])
+        // </doc-sample>
+        _ = pins
+    }
+
+    static func nioTransportSample(url: URL) {
+        // <doc-sample>
+        let client = LiveAPIClient(baseURL: url, transport: NIOTransport.shared)
+        // </doc-sample>
+        _ = client
+    }
 }
 
 @Suite("Doc-comment samples: NetworkingKit, HTTP to Transfer, and NetworkingKitAsyncHTTPClient")
@@ -412,6 +432,8 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/JSON/FastJSONDecoder.swift",
                 "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
+                "Sources/NetworkingKitAsyncHTTPClient/NIO/CertificatePins.swift",
+                "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",
             ],
             testFile: #filePath)
     }
