@@ -31,7 +31,7 @@ public struct CertificatePins: Sendable, Hashable {
 
     /// Pins by host pattern, each pin a base64 SHA-256 digest of a SubjectPublicKeyInfo, with
     /// or without the `sha256/` prefix.
-    /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a pin that is not a base64 SHA-256
+    /// - Throws: ``/NetworkingKit/NetworkError/invalidRequest(reason:)`` for a pin that is not a base64 SHA-256
     ///   digest, or a host with no pin (it would refuse every certificate).
     public init(_ pins: [String: [String]]) throws {
         var decoded: [String: Set<Data>] = [:]

@@ -105,7 +105,7 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
 
     /// Sends `head` and `body` for `exchange`; a connection that closed meanwhile fails it with
     /// `ioOnClosedChannel` (nothing was sent).
-    func start(_ exchange: HTTP1Exchange, head: HTTPRequestHead, body: RequestBody) {
+    func start(_ exchange: HTTP1Exchange, head: HTTPRequestHead, body: HTTP1RequestBody) {
         guard let context, context.channel.isActive, self.exchange == nil else {
             exchange.connectionFailed(ChannelError.ioOnClosedChannel)
             return

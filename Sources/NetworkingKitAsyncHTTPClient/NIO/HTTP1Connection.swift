@@ -28,7 +28,7 @@ final class HTTP1Connection: Sendable {
     var isOpen: Bool { channel.isActive }
 
     /// Sends the exchange's request.
-    func start(_ exchange: HTTP1Exchange, head: HTTPRequestHead, body: RequestBody) {
+    func start(_ exchange: HTTP1Exchange, head: HTTPRequestHead, body: HTTP1RequestBody) {
         onLoop { $0.start(exchange, head: head, body: body) }
     }
 

@@ -42,7 +42,7 @@ final class HTTP1Exchange: BodyProducer, Sendable {
     /// Sends the request and waits for its head, within `deadline`; cancelling the caller ends
     /// the exchange (and closes the connection).
     func head(
-        _ head: HTTPRequestHead, body: RequestBody, deadline: ContinuousClock.Instant
+        _ head: HTTPRequestHead, body: HTTP1RequestBody, deadline: ContinuousClock.Instant
     ) async throws -> HTTPResponseHead {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
@@ -149,7 +149,7 @@ final class HTTP1Exchange: BodyProducer, Sendable {
 }
 
 /// A request's body as the connection sends it.
-enum RequestBody: Sendable {
+enum HTTP1RequestBody: Sendable {
     case none
     case bytes(ByteBuffer)
     case stream(HTTPBody)

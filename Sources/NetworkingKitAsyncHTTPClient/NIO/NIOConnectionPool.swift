@@ -191,6 +191,24 @@ final class NIOConnectionPool: Sendable {
         return connection
     }
 
+    /// Counts in a connection opened elsewhere, as in use (a test's `EmbeddedChannel`): `false`
+    /// when its origin has no room for it.
+    func adopt(_ connection: HTTP1Connection) -> Bool {
+        state.withLock { state in
+            var origin = state.origins[connection.info.origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)]
+            guard case .connect? = origin.lease() else { return false }
+            origin.connected(connection)
+            state.origins[connection.info.origin] = origin
+            return true
+        }
+    }
+
+    /// What the pool would give the next call to `origin`, without waiting (for tests: a lease
+    /// taken is not given back).
+    func leaseForTest(_ origin: NIOTransport.Origin) -> OriginState.Lease? {
+        state.withLock { $0.origins[origin]?.lease() }
+    }
+
     /// Gives a connection back: to the first waiter, or kept idle. `false` when the pool no
     /// longer has it (it closed, or the pool shut down).
     func release(_ connection: HTTP1Connection) -> Bool {

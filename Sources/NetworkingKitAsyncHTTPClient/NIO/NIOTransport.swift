@@ -63,7 +63,7 @@ public struct NIOTransport: HTTPTransport {
         let summary = RequestSummary(request)
         let deadline = ContinuousClock.now + context.plan.timeout
         let (origin, head) = try requestHead(for: request, body: body, summary: summary)
-        let requestBody: RequestBody
+        let requestBody: HTTP1RequestBody
         if let body {
             requestBody = body.bufferedData.map { .bytes(ByteBuffer(bytes: $0)) } ?? .stream(body)
         } else {
