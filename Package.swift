@@ -33,7 +33,7 @@ let package = Package(
     traits: [
         .trait(
             name: "AsyncHTTPClientTransport",
-            description: "The NetworkingKitAsyncHTTPClient product: a transport on AsyncHTTPClient and SwiftNIO."
+            description: "The NetworkingKitAsyncHTTPClient product: AsyncHTTPClientTransport, and NIOTransport on SwiftNIO alone."
         ),
         .trait(
             name: "DemoAPI",
@@ -86,7 +86,7 @@ let package = Package(
         // that says what to write.
         .target(name: "AsyncHTTPClientTraitCheck", swiftSettings: strictSettings),
         .target(name: "DemoAPITraitCheck", swiftSettings: strictSettings),
-        // The fast transport for Linux and servers.
+        // The fast transports for Linux and servers: over AsyncHTTPClient, and our own on SwiftNIO.
         .target(
             name: "NetworkingKitAsyncHTTPClient",
             dependencies: [
