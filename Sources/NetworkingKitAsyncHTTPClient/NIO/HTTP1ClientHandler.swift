@@ -140,11 +140,11 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
 
     /// A streamed body's parts, written from its upload task: its end ends the request.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            requestEnded = true
-            if responseEnded { exchangeOver(context: context) }
-        }
+        let ends = if case .end = unwrapOutboundIn(data) { true } else { false }
         context.write(data, promise: promise)
+        guard ends else { return }
+        requestEnded = true
+        if responseEnded { exchangeOver(context: context) }
     }
 
     /// The exchange ended on its side (its timer, a cancelled caller, a reader that let go): the
@@ -174,15 +174,18 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
             }
         case .end:
             responseEnded = true
-            exchange?.receivedEnd()
+            guard let exchange else { return }
+            // The connection is back in the pool before the reader learns the answer is over: a
+            // caller that sends its next request at once finds it there.
             if requestEnded {
                 exchangeOver(context: context)
             } else {
                 // An answer before the whole request (a 413, a redirect) leaves a body half sent:
                 // the connection cannot carry another request.
-                exchange = nil
+                self.exchange = nil
                 context.close(promise: nil)
             }
+            exchange.receivedEnd()
         }
     }
 

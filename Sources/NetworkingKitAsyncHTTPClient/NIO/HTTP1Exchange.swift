@@ -73,14 +73,22 @@ final class HTTP1Exchange: BodyProducer, Sendable {
     // MARK: - The upload
 
     /// Sends a streamed body from a task of its own, each chunk once the one before it was
-    /// written (the socket's pace), then the end.
+    /// written (the socket's pace). The last chunk goes with the end, flushed together: the
+    /// connection knows the request is over before the server can have all of it (and answer),
+    /// so a quick answer does not find the request unfinished and the connection is kept.
     func upload(_ body: HTTPBody, on channel: any Channel) {
         let task = Task { [self] in
             do {
+                var pending: Data?
                 for try await chunk in body {
                     guard !hasEnded else { return }
-                    try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: chunk)))).get()
+                    if let pending {
+                        try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: pending)))).get()
+                    }
+                    pending = chunk
                 }
+                guard !hasEnded else { return }
+                if let pending { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: pending))), promise: nil) }
                 try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
             } catch {
                 fail(error)

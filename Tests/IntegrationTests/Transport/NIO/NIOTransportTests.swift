@@ -157,6 +157,30 @@ struct NIOTransportTests {
         #expect(Set(timings.map(\.requestID)).count == 3)
     }
 
+    @Test("streamed uploads, answered as soon as their last byte is in, leave their connection for the next call")
+    func streamedUploadKeepsConnection() async throws {
+        let events = Events()
+        try await Self.withTransport(NIOTransport.Configuration(observer: events.observer)) { transport in
+            try await withDemoServer { server in
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                for _ in 0..<3 {
+                    let parts = [Data(repeating: 1, count: 70_000), Data(repeating: 2, count: 70_000), Data("end".utf8)]
+                    let stream = AsyncStream<Data> { continuation in
+                        for part in parts { continuation.yield(part) }
+                        continuation.finish()
+                    }
+                    let body = HTTPBody(stream, length: .known(140_003), iterationBehavior: .single)
+                    let receipt = try await client.send(
+                        Request<UploadReceipt>(path: "/upload", method: .post, body: .stream(body, contentType: "application/octet-stream"))
+                    )
+                    #expect(receipt.size == 140_003)
+                }
+            }
+        }
+        #expect(events.opened == 1, "\(events.all)")
+        #expect(events.timings.map(\.reusedConnection) == [false, true, true])
+    }
+
     @Test("calls past an origin's limit wait for a connection rather than open one")
     func limitPerOrigin() async throws {
         let events = Events()
