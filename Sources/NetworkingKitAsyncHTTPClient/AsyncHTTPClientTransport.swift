@@ -135,7 +135,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let chunks = ResponseChunks(
             body: clientResponse.body, deadline: streams ? nil : deadline, idleTimeout: streams ? context.plan.timeout : nil,
             request: summary)
-        return try answer(request, summary: summary, status: clientResponse.status, headers: clientResponse.headers, chunks: chunks)
+        return try TransportAnswer.make(
+            request, summary: summary, status: clientResponse.status, headers: clientResponse.headers, chunks: chunks,
+            decodes: decodesContent)
     }
 
     /// Sends a request without a body through a ``ResponseReceiver``, which bounds the whole
@@ -161,8 +163,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary)
         }
         // A head refused here drops the body unread, and with it the request (its BodyReader).
-        return try answer(
-            request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks)
+        return try TransportAnswer.make(
+            request, summary: summary, status: head.status, headers: head.headers, chunks: receiver.chunks,
+            decodes: decodesContent)
     }
 
     /// The request's fields for AsyncHTTPClient, asking for the encodings the transport decodes.
@@ -179,23 +182,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         context.logger.logLevel <= .debug ? context.logger : Self.silentLogger
     }
 
-    /// The answer for a response head and its body's chunks, decoded when the transport decodes.
-    private func answer<Chunks: AsyncSequence & Sendable>(
-        _ request: HTTPRequest, summary: RequestSummary, status: HTTPResponseStatus, headers: HTTPHeaders, chunks: Chunks
-    ) throws -> (HTTPResponse, HTTPBody?) where Chunks.Element == Data {
-        let response: HTTPResponse
-        let declared: Int64?
-        do {
-            response = try HTTPResponse(status: status, headers: headers, request: summary)
-            declared = try HTTPBody.declaredLength(of: response, isHead: request.method == .head)
-        } catch let error as NetworkError {
-            throw error.attaching(summary)
-        }
-        if decodesContent, let encoding = response.headerFields[.contentEncoding], DecodedChunks<Chunks>.decodes(encoding) {
-            return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
-        }
-        return (response, HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single))
-    }
 }
 
 extension AsyncHTTPClientTransport {

@@ -38,7 +38,6 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
     /// The exchange in progress, and where it stands on this connection.
     private var exchange: HTTP1Exchange?
     private var requestEnded = false
-    private var responseEnded = false
     private var keepAlive = true
     /// The reader is behind: reads wait until it makes room.
     private var readPaused = false
@@ -121,7 +120,6 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
         self.exchange = exchange
         idleSince = nil
         requestEnded = false
-        responseEnded = false
         keepAlive = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         switch body {
@@ -138,13 +136,11 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
         }
     }
 
-    /// A streamed body's parts, written from its upload task: its end ends the request.
+    /// A streamed body's parts, written from its upload task: its end ends the request. (An
+    /// answer that ended first has already closed the connection.)
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let ends = if case .end = unwrapOutboundIn(data) { true } else { false }
+        if case .end = unwrapOutboundIn(data) { requestEnded = true }
         context.write(data, promise: promise)
-        guard ends else { return }
-        requestEnded = true
-        if responseEnded { exchangeOver(context: context) }
     }
 
     /// The exchange ended on its side (its timer, a cancelled caller, a reader that let go): the
@@ -173,7 +169,6 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
                 exchange.pipe.waitForRoom(ReadRoom(handler: NIOLoopBound(self, eventLoop: context.eventLoop)))
             }
         case .end:
-            responseEnded = true
             guard let exchange else { return }
             // The connection is back in the pool before the reader learns the answer is over: a
             // caller that sends its next request at once finds it there.

@@ -87,7 +87,11 @@ public struct NIOTransport: HTTPTransport {
             } catch {
                 throw AsyncHTTPClientErrorMapping.networkError(for: error, phase: .head, request: summary).attaching(summary)
             }
-            return try answer(request, summary: summary, head: responseHead, exchange: exchange, context: context)
+            // A head refused there drops the body's reader, which ends the exchange and closes the connection.
+            let idleLimit = context.plan.streamsResponseBody ? BodyReader.IdleLimit(context.plan.timeout, error: DeadlineExceeded()) : nil
+            return try TransportAnswer.make(
+                request, summary: summary, status: responseHead.status, headers: responseHead.headers,
+                chunks: BodyReader(exchange.pipe, producer: exchange, idleLimit: idleLimit).chunks, decodes: configuration.decodesContent)
         }
     }
 
@@ -142,30 +146,6 @@ public struct NIOTransport: HTTPTransport {
         }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: path, headers: headers)
         return (Origin(isSecure: scheme == "https", host: host, port: port), head)
-    }
-
-    /// The answer for a response head, its body read from the exchange, decoded when the
-    /// transport decodes.
-    private func answer(
-        _ request: HTTPRequest, summary: RequestSummary, head: HTTPResponseHead, exchange: HTTP1Exchange, context: RequestContext
-    ) throws -> (HTTPResponse, HTTPBody?) {
-        let response: HTTPResponse
-        let declared: Int64?
-        do {
-            response = try HTTPResponse(status: head.status, headers: head.headers, request: summary)
-            declared = try HTTPBody.declaredLength(of: response, isHead: request.method == .head)
-        } catch let error as NetworkError {
-            exchange.fail(error)
-            throw error.attaching(summary)
-        }
-        let idleLimit = context.plan.streamsResponseBody ? BodyReader.IdleLimit(context.plan.timeout, error: DeadlineExceeded()) : nil
-        let chunks = BodyReader(exchange.pipe, producer: exchange, idleLimit: idleLimit).chunks
-        if configuration.decodesContent, let encoding = response.headerFields[.contentEncoding],
-            DecodedChunks<BodyChunks>.decodes(encoding)
-        {
-            return (response, HTTPBody(DecodedChunks(base: chunks, request: summary), length: .unknown, iterationBehavior: .single))
-        }
-        return (response, HTTPBody(chunks, length: declared.map { .known($0) } ?? .unknown, iterationBehavior: .single))
     }
 }
 #endif
