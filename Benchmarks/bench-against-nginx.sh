@@ -31,4 +31,13 @@ for concurrency in 64 1; do
     requests=$((concurrency == 1 ? 5000 : 20000))
     .build/release/netkit bench --url "http://127.0.0.1:$port" --concurrency "$concurrency" \
         --requests "$requests" --rounds 3 "$@"
+    # wrk against the same nginx in the same run: what an HTTP/1.1 client costs at its least.
+    if command -v wrk > /dev/null; then
+        rates=()
+        for _ in 1 2 3; do
+            rates+=("$(wrk -t1 -c"$concurrency" -d3s "http://127.0.0.1:$port/todos/1" | awk '/Requests\/sec/ { printf "%d", $2 }')")
+        done
+        median=$(printf '%s\n' "${rates[@]}" | sort -n | sed -n 2p)
+        echo "wrk -t1 -c$concurrency, the same answer: ${rates[*]} requests/s (median $median)"
+    fi
 done

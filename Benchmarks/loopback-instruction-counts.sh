@@ -17,6 +17,14 @@ cd "$(dirname "$0")"
 
 in_flight=${1:-64}
 shift || true
+# Counts move with the machine's load: nginx answering later or sooner changes how many reads and
+# loop turns a request takes. Refuse a busy machine (the 1-minute load average above 0.7) unless
+# LOOPBACK_ALLOW_BUSY=1 says the figures are wanted anyway.
+load=$(cut -d' ' -f1 /proc/loadavg 2> /dev/null || echo 0)
+if awk -v load="$load" 'BEGIN { exit !(load > 0.7) }' && [ "${LOOPBACK_ALLOW_BUSY:-0}" != 1 ]; then
+    echo "the machine is busy (load average $load): counts would move; wait, or set LOOPBACK_ALLOW_BUSY=1" >&2
+    exit 2
+fi
 command -v nginx > /dev/null || { echo "nginx is not installed (apt-get install nginx-light)" >&2; exit 1; }
 source ./callgrind.sh
 work=$(mktemp -d)
@@ -42,6 +50,7 @@ count() { # row requests -> instructions of the whole process
 
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <("$work/program" --list)
+echo "load average at the start: $load"
 echo "| row, $in_flight in flight | instructions per request | vs raw |"
 echo "|---|---:|---:|"
 raw=""

@@ -38,8 +38,10 @@ struct ConnectionPoolState<Connection: AnyObject, Waiter> {
     /// Connections open or opening.
     var count: Int { members.count + connecting }
 
-    /// A connection for a caller that does not wait: `nil` when it would have to.
-    mutating func lease() -> Lease? {
+    /// A connection for a caller that does not wait: `nil` when it would have to. An idle one
+    /// that `isPreferred` accepts (on the caller's event loop) is taken first.
+    mutating func lease(preferring isPreferred: (Connection) -> Bool = { _ in true }) -> Lease? {
+        if let index = idle.lastIndex(where: isPreferred) { return .use(idle.remove(at: index)) }
         if let connection = idle.popLast() { return .use(connection) }
         guard count < limit else { return nil }
         connecting += 1
@@ -47,8 +49,8 @@ struct ConnectionPoolState<Connection: AnyObject, Waiter> {
     }
 
     /// A connection, or a place in the queue for `waiter` (known by `id`) when there is none.
-    mutating func lease(waiter: Waiter, id: UInt64) -> Lease {
-        if let lease = lease() { return lease }
+    mutating func lease(waiter: Waiter, id: UInt64, preferring isPreferred: (Connection) -> Bool = { _ in true }) -> Lease {
+        if let lease = lease(preferring: isPreferred) { return lease }
         waiters.append((id, waiter))
         return .wait
     }

@@ -23,20 +23,33 @@ final class NIOConnectionPool: Sendable {
     /// TLS for every `https` connection, made once (loading the trusted roots is costly).
     private let tls: Result<NIOSSLContext, any Error>
     private let state = LockedState(State())
+    /// The event loops of the configuration's group.
+    private let loops: Set<ObjectIdentifier>
 
     init(configuration: NIOTransport.Configuration) {
         self.configuration = configuration
         tls = Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
+        loops = Set(configuration.eventLoopGroup.makeIterator().map(ObjectIdentifier.init))
+    }
+
+    /// The event loop the caller runs on, when it is one of the pool's (a task on a
+    /// ``NIOTransport/LoopExecutor``): its connections are preferred, and new ones open on it.
+    private var callersLoop: (any EventLoop)? {
+        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop, loops.contains(ObjectIdentifier(loop)) else { return nil }
+        return loop
     }
 
     /// A connection to `origin`, reused when one is idle, within `deadline`.
     func connection(
         to origin: NIOTransport.Origin, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
     ) async throws -> HTTP1Connection {
+        let loop = callersLoop
+        let isPreferred: (HTTP1Connection) -> Bool = { loop == nil || $0.channel.eventLoop === loop }
         while true {
             let immediate = try state.withLock { state -> OriginState.Lease? in
                 guard !state.isShutDown else { throw Self.shutDownError }
-                return state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)].lease()
+                return state.origins[origin, default: OriginState(limit: configuration.maximumConnectionsPerOrigin)].lease(
+                    preferring: isPreferred)
             }
             let grant: ConnectionPoolState<HTTP1Connection, Void>.Grant
             switch immediate {
@@ -58,7 +71,7 @@ final class NIOConnectionPool: Sendable {
                 return connection
             case .connect:
                 do {
-                    return try await open(origin, deadline: deadline, marks: &marks)
+                    return try await open(origin, on: loop, deadline: deadline, marks: &marks)
                 } catch {
                     let next = state.withLock { $0.origins[origin]?.connectFailed() }
                     next.map { Self.grant($0.1, to: $0.0) }
@@ -103,9 +116,10 @@ final class NIOConnectionPool: Sendable {
         }
     }
 
-    /// Opens a connection to `origin` (TCP, then TLS with pins) and counts it in.
+    /// Opens a connection to `origin` (TCP, then TLS with pins) on `loop`, or the group's next
+    /// event loop, and counts it in.
     private func open(
-        _ origin: NIOTransport.Origin, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
+        _ origin: NIOTransport.Origin, on loop: (any EventLoop)?, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
     ) async throws -> HTTP1Connection {
         let sslContext: NIOSSLContext?
         if origin.isSecure {
@@ -130,7 +144,7 @@ final class NIOConnectionPool: Sendable {
         // readiness: the one that connected is looked up here once connect names it, whatever
         // the handler's fate (a pipeline torn down by a failed handshake no longer has it).
         let attempts = LockedState<[ObjectIdentifier: EventLoopFuture<Void>]>([:])
-        let bootstrap = ClientBootstrap(group: configuration.eventLoopGroup)
+        let bootstrap = ClientBootstrap(group: loop ?? configuration.eventLoopGroup)
             .connectTimeout(TimeAmount(max(.zero, connectTimeout)))
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .resolver(configuration.resolver)

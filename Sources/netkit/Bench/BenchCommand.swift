@@ -3,6 +3,8 @@ import ArgumentParser
 import DemoAPI
 import Foundation
 import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import NIOPosix
 
 /// `netkit bench`: what the client and its middlewares cost per request over a real loopback
 /// connection, as ratios to the bare transport measured in the same run.
@@ -54,6 +56,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(help: "Also the full stack with each of its middlewares left out in turn: what each costs.")
     var breakdown = false
+
+    @Flag(
+        help:
+            "Run each worker on one of SwiftNIO's shared event loops (NIOTransport.LoopExecutor), the loops both SwiftNIO transports connect on, rather than on Swift's global executor."
+    )
+    var onEventLoops = false
 
     @Option(help: "The base URL of a running DemoAPI (netkit serve) to measure against, instead of one in this process.")
     var url: String?
@@ -157,8 +165,9 @@ struct BenchCommand: AsyncParsableCommand {
         #if DEBUG
         print("Note: this is a debug build; `swift run -c release --traits DemoAPI netkit bench` gives figures worth quoting.")
         #endif
-        let load = BenchLoad(requests: requests, concurrency: concurrency)
-        let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency)
+        let executors = onEventLoops ? MultiThreadedEventLoopGroup.singleton.makeIterator().map(NIOTransport.LoopExecutor.init) : []
+        let load = BenchLoad(requests: requests, concurrency: concurrency, executors: executors)
+        let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency, executors: executors)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {
             let all = BenchScenario.all(baseURL: baseURL, choice: choice, answer: answer, breakdown: breakdown)
             // A name given whole picks that scenario alone ("client"), otherwise every name containing it.

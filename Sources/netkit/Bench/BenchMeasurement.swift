@@ -1,5 +1,6 @@
 #if DemoAPI
 import Foundation
+import NetworkingKitAsyncHTTPClient
 
 /// What one round of one scenario measured.
 struct BenchRound: Sendable {
@@ -39,16 +40,18 @@ struct BenchRound: Sendable {
 struct BenchLoad: Sendable {
     let requests: Int
     let concurrency: Int
+    /// Executors the workers run on, one each in turn (`--on-event-loops`); none: the global one.
+    var executors: [NIOTransport.LoopExecutor] = []
 
     func run(_ scenario: BenchScenario) async throws -> BenchRound {
         let clock = ContinuousClock()
         let cpuAtStart = BenchRound.processCPUTime()
         let start = clock.now
-        let (requests, concurrency) = (requests, concurrency)
+        let (requests, concurrency, executors) = (requests, concurrency, executors)
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
             // Each worker takes every `concurrency`-th request, so the requests are spread evenly.
             for worker in 0..<min(concurrency, requests) {
-                group.addTask {
+                group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
                     var mine: [Duration] = []
                     mine.reserveCapacity(requests / concurrency + 1)
                     for index in stride(from: worker, to: requests, by: concurrency) {

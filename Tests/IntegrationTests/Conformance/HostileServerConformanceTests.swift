@@ -7,7 +7,7 @@ import Testing
 /// Answers no well-behaved server sends, the same case over every transport: bad framing, a
 /// status line that is not HTTP, resets mid-body, an untrusted certificate, compressed bodies
 /// (well-compressed and bombs).
-@Suite("Conformance: hostile servers", .timeLimit(.minutes(2)))
+@Suite("Conformance: hostile servers", .timeLimit(.minutes(5)))
 struct HostileServerConformanceTests {
     private func client(_ server: ByteFaultServer, _ kind: TransportKind) -> LiveAPIClient {
         LiveAPIClient(configuration: LiveAPIClient.Configuration(baseURL: server.baseURL, transport: kind.transport))

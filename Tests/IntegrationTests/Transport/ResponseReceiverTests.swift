@@ -5,7 +5,7 @@ import Testing
 @testable import NetworkingKitAsyncHTTPClient
 
 /// The AsyncHTTPClient delegate that a request without a body goes through.
-@Suite("AsyncHTTPClient transport: the delegate of a request without a body", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClient transport: the delegate of a request without a body", .timeLimit(.minutes(5)))
 struct ResponseReceiverTests {
     @Test("a call cancelled before its request starts ends at once, and the request is never sent")
     func cancelledBeforeStart() async throws {

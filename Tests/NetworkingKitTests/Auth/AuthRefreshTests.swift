@@ -3,7 +3,7 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-@Suite("Auth: single-flight refresh, failures and the refresh window", .timeLimit(.minutes(1)))
+@Suite("Auth: single-flight refresh, failures and the refresh window", .timeLimit(.minutes(5)))
 struct AuthRefreshTests {
     private static let callers = 12
 

@@ -4,7 +4,7 @@ import NetworkingKitTesting
 import Testing
 
 /// stale-while-revalidate and stale-if-error (RFC 5861).
-@Suite("HTTPCache stale responses", .timeLimit(.minutes(1)))
+@Suite("HTTPCache stale responses", .timeLimit(.minutes(5)))
 struct HTTPCacheStaleTests {
     @Test("stale-while-revalidate: stale served at once, one background revalidation for several requests")
     func staleWhileRevalidate() async throws {

@@ -3,7 +3,7 @@ import NetworkingKit
 import NetworkingKitTesting
 import Testing
 
-@Suite("Cancellation", .timeLimit(.minutes(1)))
+@Suite("Cancellation", .timeLimit(.minutes(5)))
 struct CancellationTests {
     @Test("cancelling the calling task during the transport surfaces as .cancelled")
     func cancelDuringTransport() async throws {

@@ -5,7 +5,7 @@ import NetworkingKitTesting
 import Testing
 
 /// How cancelling callers of a shared call affects the others and the call itself.
-@Suite("RequestDeduplicator: cancellation", .timeLimit(.minutes(1)))
+@Suite("RequestDeduplicator: cancellation", .timeLimit(.minutes(5)))
 struct DeduplicationCancellationTests {
     private let films = Request<Data>(path: "/films")
     private let answer = Data("Toy Story".utf8)

@@ -7,7 +7,7 @@ import Testing
 
 /// What is shared and what is not. Every transport call is held at a ``TransportGate`` until the
 /// test has seen all its callers wait, so "in flight at the same time" is certain, not timed.
-@Suite("RequestDeduplicator: sharing", .timeLimit(.minutes(1)))
+@Suite("RequestDeduplicator: sharing", .timeLimit(.minutes(5)))
 struct RequestDeduplicatorTests {
     private let films = Request<Data>(path: "/films")
     private let answer = Data("Toy Story".utf8)

@@ -393,6 +393,17 @@ private enum DocCommentClientSamples {
         _ = pins
     }
 
+    static func loopExecutorSample(url: URL) async throws {
+        // <doc-sample>
+        let transport = NIOTransport.shared
+        let client = LiveAPIClient(baseURL: url, transport: transport)
+        let films = try await withTaskExecutorPreference(transport.taskExecutor()) {
+            try await client.send(Request<[PixarFilm]>(path: "/films"))
+        }
+        // </doc-sample>
+        _ = films
+    }
+
     static func nioTransportSample(url: URL) {
         // <doc-sample>
         let client = LiveAPIClient(baseURL: url, transport: NIOTransport.shared)
@@ -433,6 +444,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/CertificatePins.swift",
+                "Sources/NetworkingKitAsyncHTTPClient/NIO/EventLoopExecutor.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",
             ],
             testFile: #filePath)

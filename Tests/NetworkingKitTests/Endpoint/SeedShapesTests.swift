@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// Endpoints and interceptors written in the seeds' shapes send what they say, or fail before
 /// anything is sent: nothing is silently dropped.
-@Suite("Seed shapes", .timeLimit(.minutes(1)))
+@Suite("Seed shapes", .timeLimit(.minutes(5)))
 struct SeedShapesTests {
     /// The seeds' own method enum, which shadows the library's `HTTPMethod` where it is declared.
     enum HTTPMethod: String {

@@ -8,7 +8,7 @@ import Testing
 /// What happened on the way down (redirects, a cache's answer) travels back up with the answer
 /// itself, so that it is right for every caller of a shared call and is never read from a
 /// server's headers.
-@Suite("Answer facts travel with the answer", .timeLimit(.minutes(1)))
+@Suite("Answer facts travel with the answer", .timeLimit(.minutes(5)))
 struct AnswerFactsTests {
     @Test("a caller joined to a de-duplicated call that was redirected reports the redirect chain, as its leader does")
     func joinedCallReportsRedirects() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The counters that the retry, refresh and de-duplication components keep themselves, since a
 /// metrics middleware outside them cannot see their work.
-@Suite("Component metrics", .timeLimit(.minutes(1)))
+@Suite("Component metrics", .timeLimit(.minutes(5)))
 struct ComponentMetricsTests {
     @Test("every retry is counted")
     func retries() async throws {

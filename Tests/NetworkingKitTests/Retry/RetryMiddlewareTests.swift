@@ -4,7 +4,7 @@ import NetworkingKitTesting
 import Testing
 
 /// The retry middleware on a stub transport, waiting on an immediate clock: exact and instant.
-@Suite("Retry middleware", .timeLimit(.minutes(1)))
+@Suite("Retry middleware", .timeLimit(.minutes(5)))
 struct RetryMiddlewareTests {
     /// A client retrying by `policy` (no jitter unless given) over `handler`.
     static func client(

@@ -6,7 +6,7 @@ import Testing
 /// One task watches every call's deadline: arming and disarming cost a table entry, and an earlier
 /// deadline than the one being slept for is never missed. Each test waits for actions to run
 /// (events), never for an amount of time.
-@Suite("DeadlineWatch", .timeLimit(.minutes(1)))
+@Suite("DeadlineWatch", .timeLimit(.minutes(5)))
 struct DeadlineWatchTests {
     /// An action that reports its name when it runs.
     private static func reporter(_ name: String, to continuation: AsyncStream<String>.Continuation) -> @Sendable () -> Void {

@@ -7,7 +7,7 @@ import Testing
 
 /// Downloads and uploads go through the whole middleware chain like any call: authentication and
 /// its refresh, logging, and the calling task's cancellation.
-@Suite("Transfers through the middleware chain", .timeLimit(.minutes(1)))
+@Suite("Transfers through the middleware chain", .timeLimit(.minutes(5)))
 struct TransferThroughChainTests {
     let folder: TemporaryFolder
 

@@ -46,6 +46,30 @@ struct NIOTransportStateTests {
         #expect(reused === first)
     }
 
+    @Test("an idle connection the caller prefers (on its event loop) goes first; without one, any idle connection does")
+    func poolPrefersTheCallersConnection() {
+        var pool = Pool(limit: 3)
+        let (mine, other, recent) = (Connection(), Connection(), Connection())
+        for connection in [mine, other, recent] {
+            guard case .connect? = pool.lease() else {
+                Issue.record("expected room")
+                return
+            }
+            pool.connected(connection)
+        }
+        for connection in [mine, other, recent] { _ = pool.released(connection) }
+        guard case .use(let preferred)? = pool.lease(preferring: { $0 === mine }) else {
+            Issue.record("expected an idle connection")
+            return
+        }
+        #expect(preferred === mine)
+        guard case .use(let fallback)? = pool.lease(preferring: { $0 === mine }) else {
+            Issue.record("expected an idle connection")
+            return
+        }
+        #expect(fallback === recent, "the most recently released when none is preferred")
+    }
+
     @Test("a closed connection frees its room for the first waiter; a failed connect too")
     func poolClosures() {
         var pool = Pool(limit: 1)

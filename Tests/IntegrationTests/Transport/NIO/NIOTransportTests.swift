@@ -259,6 +259,44 @@ struct NIOTransportTests {
         }
     }
 
+    @Test("calls on a loop executor run on its event loop and open their connection there; calls elsewhere reuse it")
+    func loopExecutor() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        let events = Events()
+        let run: Result<Void, any Error>
+        do {
+            try await Self.withTransport(NIOTransport.Configuration(eventLoopGroup: group, observer: events.observer)) { transport in
+                try await withDemoServer { server in
+                    let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                    // The second loop: a connection opened on the group's next loop would be on the first.
+                    let executor = NIOTransport.LoopExecutor(loops[1])
+                    let onItsLoop = try await withTaskExecutorPreference(executor) {
+                        _ = try await client.send(Request<Echo>(path: "/echo"))
+                        return loops[1].inEventLoop
+                    }
+                    #expect(onItsLoop)
+                    let origin = NIOTransport.Origin(isSecure: false, host: "127.0.0.1", port: server.baseURL.port ?? 0)
+                    guard case .use(let connection)? = transport.pool.leaseForTest(origin) else {
+                        Issue.record("expected the call's connection to be idle in the pool")
+                        return
+                    }
+                    #expect(connection.channel.eventLoop === loops[1])
+                    _ = transport.pool.release(connection)
+                    // Off the loops, a call takes the idle connection wherever it is.
+                    _ = try await client.send(Request<Echo>(path: "/echo"))
+                }
+            }
+            run = .success(())
+        } catch {
+            run = .failure(error)
+        }
+        try await group.shutdownGracefully()
+        try run.get()
+        #expect(events.opened == 1)
+        #expect(events.timings.map(\.reusedConnection) == [false, true])
+    }
+
     @Test("a transport that was shut down refuses calls with a clear error")
     func shutDown() async throws {
         let transport = NIOTransport()

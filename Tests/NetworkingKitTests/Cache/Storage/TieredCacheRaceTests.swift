@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A removal that runs while the tiered storage copies a back entry into the front must win.
-@Suite("Tiered storage races", .timeLimit(.minutes(1)))
+@Suite("Tiered storage races", .timeLimit(.minutes(5)))
 struct TieredCacheRaceTests {
     /// A back storage whose reads wait at a gate the test opens.
     final class GatedStorage: CacheStorage {
