@@ -10,6 +10,7 @@ let package = Package(
         // `name:` so that `package: "NetworkingKit"` holds whatever the clone's folder is called.
         .package(name: "NetworkingKit", path: "..", traits: ["AsyncHTTPClientTransport"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Malloc counts through the interposer; the default traits would also ask for a runtime
@@ -39,7 +40,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Instructions per call, counted by callgrind (instruction-counts.sh).
-        .executableTarget(name: "InstructionCounts", dependencies: ["BenchmarkScenarios"]),
+        // Its NIOTransport row runs a server and the transport in the process.
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: [
+                "BenchmarkScenarios",
+                .product(name: "NetworkingKitAsyncHTTPClient", package: "NetworkingKit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Instructions per request over loopback, counted by callgrind (loopback-instruction-counts.sh).
         .executableTarget(
             name: "LoopbackInstructionCounts",

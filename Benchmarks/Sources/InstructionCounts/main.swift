@@ -11,7 +11,7 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--list" {
-    print(([Rows.raw] + Rows.clients.map(\.name) + DecodeRows.rows.map(\.name)).joined(separator: "\n"))
+    print(([Rows.raw] + Rows.clients.map(\.name) + [InProcessNIORow.name] + DecodeRows.rows.map(\.name)).joined(separator: "\n"))
     exit(0)
 }
 // The two call counts callgrind runs a row with: fewer for the rows that decode large documents.
@@ -21,7 +21,8 @@ if arguments.first == "--calls", arguments.count == 2 {
     exit(0)
 }
 guard arguments.count == 2, let name = arguments.first, let calls = Int(arguments.last!), calls >= 0,
-    name == Rows.raw || Rows.clients.contains(where: { $0.name == name }) || DecodeRows.rows.contains(where: { $0.name == name })
+    name == Rows.raw || name == InProcessNIORow.name || Rows.clients.contains(where: { $0.name == name })
+        || DecodeRows.rows.contains(where: { $0.name == name })
 else {
     FileHandle.standardError.write(Data("usage: InstructionCounts ROW CALLS (rows: InstructionCounts --list)\n".utf8))
     exit(2)
@@ -47,7 +48,9 @@ Task.detached { [name, calls, finished] in
             finished.signal()
             return
         }
-        if name == Rows.raw {
+        if name == InProcessNIORow.name {
+            sum = try await InProcessNIORow.run(calls: calls)
+        } else if name == Rows.raw {
             let call = RawTransportCall()
             sum = try await repeatCall(calls) { try await call() }
         } else {
