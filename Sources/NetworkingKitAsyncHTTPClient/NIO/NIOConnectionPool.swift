@@ -20,15 +20,16 @@ final class NIOConnectionPool: Sendable {
     }
 
     let configuration: NIOTransport.Configuration
-    /// TLS for every `https` connection, made once (loading the trusted roots is costly).
-    private let tls: Result<NIOSSLContext, any Error>
+    /// TLS for every `https` connection, made once, when the first one opens: loading the
+    /// trusted roots costs about 24 million instructions, which a transport that only speaks
+    /// `http` should not pay.
+    private let tls = LockedState<Result<NIOSSLContext, any Error>?>(nil)
     private let state = LockedState(State())
     /// The event loops of the configuration's group.
     private let loops: Set<ObjectIdentifier>
 
     init(configuration: NIOTransport.Configuration) {
         self.configuration = configuration
-        tls = Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
         loops = Set(configuration.eventLoopGroup.makeIterator().map(ObjectIdentifier.init))
     }
 
@@ -124,7 +125,11 @@ final class NIOConnectionPool: Sendable {
         let sslContext: NIOSSLContext?
         if origin.isSecure {
             do {
-                sslContext = try tls.get()
+                sslContext = try tls.withLock { tls in
+                    let context = tls ?? Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
+                    tls = context
+                    return context
+                }.get()
             } catch {
                 throw NetworkError.transport(TransportFailure(kind: .secureConnectionFailed, underlying: error))
             }
