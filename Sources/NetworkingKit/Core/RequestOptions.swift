@@ -36,6 +36,16 @@ public struct RequestOptions: Sendable {
     /// the client's default. ``timeout`` bounds each attempt; this bounds them all.
     public var callTimeout: Duration?
 
+    /// Whether a final status other than 2xx fails the call with its ``NetworkError`` (`true`, the
+    /// default), or comes back like any other answer: decoded as the call's type (`Data` keeps
+    /// it as sent), its whole body read within ``maxResponseBodySize``, where an error keeps the
+    /// first ``HTTPFailure/maxBodyCopy`` bytes. For an API whose error answers carry more than
+    /// that, or a status the app handles itself; read ``Response/response`` for the status. The
+    /// middlewares see the answer as before (a `401` still refreshes, a `503` is still retried);
+    /// only what the caller gets changes. Streamed calls (`bytes`, downloads, events, lines)
+    /// always check the status: their readers expect the answer they asked for.
+    public var validatesStatus = true
+
     /// How this request follows redirects, when it follows other rules than the client's:
     /// ``RedirectPolicy/disabled`` to follow none, or a policy of its own, which replaces the
     /// client's except for the client's ``RedirectPolicy/sensitiveHeaders``, always added to the

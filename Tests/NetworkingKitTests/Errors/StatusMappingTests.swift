@@ -197,6 +197,46 @@ struct StatusMappingTests {
         #expect(error.failure?.isBodyTruncated == true)
     }
 
+    @Test("validatesStatus false hands back a non-2xx answer whole, its status readable; streamed calls still check it")
+    func answerWithoutValidation() async throws {
+        let big = String(repeating: "x", count: HTTPFailure.maxBodyCopy * 3)
+        let (client, _) = makeClient { _ in .text(big, status: .unprocessableContent) }
+        var options = RequestOptions()
+        options.validatesStatus = false
+        let response = try await client.response(Request<Data>(path: "/x", options: options))
+        #expect(response.response.status == .unprocessableContent)
+        #expect(response.value.count == big.utf8.count)
+        // Still within the size limit, as any answer.
+        options.maxResponseBodySize = 1024
+        let tooLarge = await networkError { _ = try await client.response(Request<Data>(path: "/x", options: options)) }
+        guard case .responseTooLarge(limit: 1024, _)? = tooLarge else {
+            Issue.record("expected responseTooLarge, got \(String(describing: tooLarge))")
+            return
+        }
+        // A streamed call's reader expects what it asked for.
+        options.maxResponseBodySize = nil
+        let streamed = await networkError { _ = try await client.bytes(Request<Data>(path: "/x", options: options)) }
+        guard case .validationFailed? = streamed else {
+            Issue.record("expected validationFailed, got \(String(describing: streamed))")
+            return
+        }
+    }
+
+    @Test("validatesStatus false leaves the middlewares' view alone: a 503 is retried, and the last answer is handed back")
+    func answerWithoutValidationIsRetried() async throws {
+        let (client, transport) = makeClient(middlewares: [
+            RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, baseDelay: .zero, jitter: .none))
+        ]) {
+            _ in .text("busy", status: .serviceUnavailable)
+        }
+        var options = RequestOptions()
+        options.validatesStatus = false
+        let response = try await client.response(Request<String>(path: "/x", options: options))
+        #expect(response.response.status == .serviceUnavailable)
+        #expect(response.value == "busy")
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("every case has a readable message without jargon")
     func userMessages() {
         let request = RequestSummary(method: .get, url: URL(string: "https://api.example.com/films"))
