@@ -126,10 +126,12 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
         case .none:
             requestEnded = true
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            exchange.requestSent()
         case .bytes(let bytes):
             requestEnded = true
             context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            exchange.requestSent()
         case .stream(let body):
             context.flush()
             exchange.upload(body, on: context.channel)
@@ -139,8 +141,11 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
     /// A streamed body's parts, written from its upload task: its end ends the request. (An
     /// answer that ended first has already closed the connection.)
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { requestEnded = true }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        requestEnded = true
         context.write(data, promise: promise)
+        // Flushed with it: the upload task writes the end with writeAndFlush.
+        exchange?.requestSent()
     }
 
     /// The exchange ended on its side (its timer, a cancelled caller, a reader that let go): the

@@ -50,7 +50,7 @@ final class HTTP1Connection: Sendable {
             .requestFinished(
                 NIOTransport.RequestTiming(
                     requestID: exchange.requestID, connection: info, reusedConnection: marks.reused, waitedForConnection: marks.waited,
-                    connect: marks.connect, tlsHandshake: marks.tls, firstByte: marks.head,
+                    dns: marks.dns, connect: marks.connect, tlsHandshake: marks.tls, requestSent: marks.sent, firstByte: marks.head,
                     total: marks.start.duration(to: ContinuousClock.now),
                     succeeded: succeeded)))
     }

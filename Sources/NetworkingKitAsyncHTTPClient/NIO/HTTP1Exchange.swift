@@ -23,9 +23,16 @@ final class HTTP1Exchange: BodyProducer, Sendable {
         let start: ContinuousClock.Instant
         var reused = false
         var waited: Duration = .zero
+        var dns: Duration?
         var connect: Duration?
         var tls: Duration?
+        var sent: Duration?
         var head: Duration?
+    }
+
+    /// The request's last byte was handed to the connection.
+    func requestSent() {
+        timing.withLock { $0.sent = $0.start.duration(to: .now) }
     }
 
     init(

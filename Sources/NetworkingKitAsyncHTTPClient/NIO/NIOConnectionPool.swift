@@ -149,10 +149,13 @@ final class NIOConnectionPool: Sendable {
         // readiness: the one that connected is looked up here once connect names it, whatever
         // the handler's fate (a pipeline torn down by a failed handshake no longer has it).
         let attempts = LockedState<[ObjectIdentifier: EventLoopFuture<Void>]>([:])
-        let bootstrap = ClientBootstrap(group: loop ?? configuration.eventLoopGroup)
+        // One event loop, chosen here: the resolver's answers come on it, where Happy Eyeballs runs.
+        let connectLoop = loop ?? configuration.eventLoopGroup.next()
+        let resolution = TimedResolution(configuration.resolver, on: connectLoop)
+        let bootstrap = ClientBootstrap(group: connectLoop)
             .connectTimeout(TimeAmount(max(.zero, connectTimeout)))
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            .resolver(configuration.resolver)
+            .resolver(resolution)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -201,6 +204,7 @@ final class NIOConnectionPool: Sendable {
         }
         if origin.isSecure { marks.tls = connected.duration(to: .now) }
         marks.connect = start.duration(to: connected)
+        marks.dns = resolution.duration
         state.withLock { $0.origins[origin]?.connected(connection) }
         observer?(.connectionOpened(info))
         channel.closeFuture.whenComplete { [self] _ in

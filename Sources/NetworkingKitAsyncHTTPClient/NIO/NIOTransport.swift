@@ -15,8 +15,8 @@ import NIOSSL
 ///   once. A request that finds its pooled connection closed by the server before any answer is
 ///   sent once more on a new one when that is safe: always when nothing was written, otherwise
 ///   only for an idempotent method, and never with a one-shot body.
-/// - Names resolve and connect through SwiftNIO's bootstrap, which races IPv6 and IPv4
-///   addresses (Happy Eyeballs, RFC 8305).
+/// - Names resolve with the system's `getaddrinfo` (timed) and connect through SwiftNIO's
+///   bootstrap, which races IPv6 and IPv4 addresses (Happy Eyeballs, RFC 8305).
 /// - TLS is SwiftNIO SSL's: the server name sent (SNI) and checked, the platform's trusted roots
 ///   by default, private roots and client certificates through
 ///   ``Configuration/tlsConfiguration``, and ``CertificatePins`` checked once the system's own

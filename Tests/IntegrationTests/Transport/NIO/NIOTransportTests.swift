@@ -151,7 +151,14 @@ struct NIOTransportTests {
         #expect(timings.map(\.reusedConnection) == [false, true, true])
         #expect(timings.filter(\.succeeded).count == 3)
         #expect(timings[0].connect != nil && timings[0].tlsHandshake == nil)
-        #expect(timings[1].connect == nil)
+        #expect(timings[1].connect == nil && timings[1].dns == nil)
+        // Resolving is part of connecting; the request goes out before its answer comes back.
+        let dnsWithinConnect = timings[0].dns.flatMap { dns in timings[0].connect.map { dns <= $0 } } ?? false
+        #expect(dnsWithinConnect)
+        let sentBeforeAnswer = timings.allSatisfy { timing in
+            timing.requestSent.flatMap { sent in timing.firstByte.map { sent <= $0 } } ?? false
+        }
+        #expect(sentBeforeAnswer)
         let firstBytesInOrder = timings.allSatisfy { timing in timing.firstByte.map { $0 > .zero && $0 <= timing.total } ?? false }
         #expect(firstBytesInOrder)
         #expect(Set(timings.map(\.requestID)).count == 3)
@@ -257,6 +264,29 @@ struct NIOTransportTests {
                 #expect(echo.path == "/echo")
             }
         }
+    }
+
+    @Test("a host name goes through the system's resolver, its time reported; a name that does not resolve fails as hostNotFound")
+    func systemResolver() async throws {
+        let events = Events()
+        try await Self.withTransport(NIOTransport.Configuration(observer: events.observer)) { transport in
+            try await withDemoServer { server in
+                let port = server.baseURL.port ?? 0
+                let client = LiveAPIClient(baseURL: try #require(URL(string: "http://localhost:\(port)")), transport: transport)
+                let echo = try await client.send(Request<Echo>(path: "/echo"))
+                #expect(echo.path == "/echo")
+                // RFC 6761: `.invalid` never resolves.
+                let unknown = LiveAPIClient(baseURL: try #require(URL(string: "http://no-such-host.invalid:\(port)")), transport: transport)
+                let error = await networkError { _ = try await unknown.send(Request<Echo>(path: "/echo")) }
+                guard case .transport(let failure)? = error, failure.kind == .hostNotFound else {
+                    Issue.record("expected hostNotFound, got \(String(describing: error))")
+                    return
+                }
+            }
+        }
+        let first = try #require(events.timings.first)
+        #expect(first.dns != nil)
+        #expect(first.succeeded)
     }
 
     @Test("calls on a loop executor run on its event loop and open their connection there; calls elsewhere reuse it")
