@@ -14,6 +14,7 @@ enum InProcessNIORow {
     static let name = "client_nio_in_process"
 
     /// Runs `calls` calls, the sum of the films' ids.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     static func run(calls: Int) async throws -> Int {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let server = try await ServerBootstrap(group: group)

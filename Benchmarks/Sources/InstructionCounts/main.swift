@@ -49,6 +49,10 @@ Task.detached { [name, calls, finished] in
             return
         }
         if name == InProcessNIORow.name {
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                FileHandle.standardError.write(Data("\(name) needs task executors (macOS 15 and later)\n".utf8))
+                exit(2)
+            }
             sum = try await InProcessNIORow.run(calls: calls)
         } else if name == Rows.raw {
             let call = RawTransportCall()

@@ -116,7 +116,7 @@ public struct AuthenticationMiddleware: Middleware {
         if let isAuthenticationFailure {
             guard response.status.code >= 400 else { return answer }
             // An error's body is read now (bounded, as the error would keep it) for the app's check.
-            answer.body = try await Self.buffered(answer.body)
+            answer.body = try await Self.buffered(answer.body, plan: context.plan)
             guard isAuthenticationFailure(response, answer.body?.bufferedData ?? Data()) else { return answer }
         } else {
             guard response.status == .unauthorized else { return answer }
@@ -128,7 +128,7 @@ public struct AuthenticationMiddleware: Middleware {
         // The refusal is read now (it is small; a body read for the app's check already is): it is
         // the call's answer if no new token comes, and its connection is free again while the
         // refresh runs.
-        answer.body = try await Self.buffered(answer.body)
+        answer.body = try await Self.buffered(answer.body, plan: context.plan)
         guard let fresh = try await tokenProvider.token(replacing: token), fresh.accessToken != token.accessToken else {
             return answer
         }
@@ -165,11 +165,10 @@ public struct AuthenticationMiddleware: Middleware {
         return request
     }
 
-    /// A refused response's body, read into memory up to the bounded copy an error keeps, plus
-    /// one byte so that the client still sees a longer body as truncated.
-    private static func buffered(_ body: HTTPBody?) async throws -> HTTPBody? {
+    /// A refused response's body, read into memory as far as the caller will see it
+    /// (``CallPlan/failedBody(_:)``).
+    private static func buffered(_ body: HTTPBody?, plan: CallPlan) async throws -> HTTPBody? {
         guard let body, body.bufferedData == nil else { return body }
-        let copy = try await body.prefix(upTo: HTTPFailure.maxBodyCopy + 1)
-        return HTTPBody(copy.data)
+        return try await plan.failedBody(body).map { HTTPBody($0) }
     }
 }

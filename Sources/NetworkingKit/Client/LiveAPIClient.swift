@@ -130,11 +130,14 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// Sends a prepared call down the chain; a status other than 2xx becomes its ``NetworkError``
-    /// unless `validatesStatus` is `false`.
-    private func exchange(_ call: Prepared, validatesStatus: Bool = true) async throws -> HTTPAnswer {
+    /// unless the plan takes such answers (``CallPlan/validatesStatus``).
+    private func exchange(_ call: Prepared) async throws -> HTTPAnswer {
         let answer = try await chain.send(call.request, call.body, call.context)
-        guard answer.response.status.kind == .successful || !validatesStatus else {
-            throw try await failure(for: answer.response, body: answer.body, request: call.summary, limit: call.limit)
+        guard answer.response.status.kind == .successful else {
+            guard !call.context.plan.validatesStatus else {
+                throw try await failure(for: answer.response, body: answer.body, request: call.summary, limit: call.limit)
+            }
+            return answer
         }
         call.uploadProgress?.finish()
         return answer
@@ -143,7 +146,7 @@ public struct LiveAPIClient: APIClient {
     /// The exchange with the answer's body read whole, within the call's size limit (and taken
     /// off the answer).
     private func collectedExchange(_ call: Prepared) async throws -> (HTTPAnswer, Data) {
-        var answer = try await exchange(call, validatesStatus: call.context.options.validatesStatus)
+        var answer = try await exchange(call)
         let data = try await answer.body?.collect(upTo: call.limit) ?? Data()
         answer.body = nil
         return (answer, data)

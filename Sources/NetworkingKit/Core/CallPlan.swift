@@ -1,3 +1,4 @@
+public import Foundation
 /// What the client decided for one call before sending it, once: how long each attempt may wait,
 /// how large an answer may be, which redirects are followed, and whether the answer is read as a
 /// stream. Every middleware and the transport read it from ``RequestContext/plan``; none falls
@@ -21,6 +22,11 @@ public struct CallPlan: Sendable, Hashable {
     /// streams). Middlewares never hold such a body whole: de-duplication steps aside, the cache
     /// does not store it, a ``ResponseInterceptor`` does not see it.
     public let streamsResponseBody: Bool
+    /// Whether an answer whose status is not 2xx fails the call (the default), or reaches the
+    /// caller as an answer, its body whole (``RequestOptions/validatesStatus``; a streamed call
+    /// always checks). A middleware that reads a failed answer's body reads it with
+    /// ``failedBody(_:)``, so that the caller gets what it asked for.
+    public let validatesStatus: Bool
 
     /// The timeout when neither the endpoint nor the client sets one: 60 seconds.
     public static let defaultTimeout: Duration = .seconds(60)
@@ -33,14 +39,16 @@ public struct CallPlan: Sendable, Hashable {
     ///   - responseBodyLimit: The largest response body accepted, or `nil` for none.
     ///   - redirectPolicy: How redirects are followed.
     ///   - streamsResponseBody: Whether the answer is read as a stream.
+    ///   - validatesStatus: Whether a status other than 2xx fails the call.
     public init(
         timeout: Duration = CallPlan.defaultTimeout, responseBodyLimit: Int? = CallPlan.defaultResponseBodyLimit,
-        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false
+        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false, validatesStatus: Bool = true
     ) {
         self.timeout = timeout
         self.responseBodyLimit = responseBodyLimit
         self.redirectPolicy = redirectPolicy
         self.streamsResponseBody = streamsResponseBody
+        self.validatesStatus = validatesStatus
     }
 
     /// The plan for an endpoint's `options` on a client with these settings: what the endpoint
@@ -66,6 +74,19 @@ public struct CallPlan: Sendable, Hashable {
         self.init(
             timeout: options.timeout ?? timeout,
             responseBodyLimit: options.maxResponseBodySize ?? (streamsResponseBody ? nil : responseBodyLimit),
-            redirectPolicy: redirects, streamsResponseBody: streamsResponseBody)
+            redirectPolicy: redirects, streamsResponseBody: streamsResponseBody,
+            validatesStatus: streamsResponseBody || options.validatesStatus)
+    }
+
+    /// A failed answer's body (a status other than 2xx) read into memory as far as the caller
+    /// will see it: whole within ``responseBodyLimit`` when the call takes such answers
+    /// (``validatesStatus`` `false`); otherwise the bounded copy an error keeps
+    /// (``HTTPFailure/maxBodyCopy``) and one byte more, so that the client still sees it was cut,
+    /// and never a failure for its size.
+    package func failedBody(_ body: HTTPBody?) async throws -> Data? {
+        guard let body else { return nil }
+        let limit = responseBodyLimit ?? .max
+        guard validatesStatus else { return try await body.collect(upTo: limit) }
+        return try await body.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy) + 1).data
     }
 }

@@ -99,12 +99,13 @@ public final class RequestDeduplicator: Middleware {
         else {
             return try await next(request, body, context)
         }
-        let limit = context.plan.responseBodyLimit ?? .max
+        let plan = context.plan
+        let limit = plan.responseBodyLimit ?? .max
         let shared = try await responses.value(for: key) {
             .streamed(try await next(request, nil, context))
         } share: { shared in
             guard case .streamed(var answer) = shared else { return shared }
-            let data = try await Self.buffer(answer.body, of: answer.response, limit: limit)
+            let data = try await Self.buffer(answer.body, of: answer.response, limit: limit, plan: plan)
             answer.body = nil
             return .buffered(answer, data)
         }
@@ -151,18 +152,11 @@ public final class RequestDeduplicator: Middleware {
         responses.callerCount + values.callerCount
     }
 
-    /// Reads a response body once, for every caller.
-    ///
-    /// A successful answer is read in full up to `limit`, as the client would. Of a failed one
-    /// the client keeps only a bounded copy (``HTTPFailure/maxBodyCopy``) and never fails for its
-    /// size, so neither does this: it keeps one byte more than that copy, so that the client can
-    /// still tell the copy was cut.
-    private static func buffer(_ body: HTTPBody?, of response: HTTPResponse, limit: Int) async throws -> Data? {
-        guard let body else { return nil }
-        guard response.status.kind == .successful else {
-            return try await body.prefix(upTo: min(limit, HTTPFailure.maxBodyCopy) + 1).data
-        }
-        return try await body.collect(upTo: limit)
+    /// Reads a response body once, for every caller: a successful answer in full up to `limit`,
+    /// as the client would, a failed one as far as its caller will see it (``CallPlan/failedBody(_:)``).
+    private static func buffer(_ body: HTTPBody?, of response: HTTPResponse, limit: Int, plan: CallPlan) async throws -> Data? {
+        guard response.status.kind == .successful else { return try await plan.failedBody(body) }
+        return try await body?.collect(upTo: limit)
     }
 }
 

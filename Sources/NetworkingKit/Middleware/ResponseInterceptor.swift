@@ -61,14 +61,14 @@ public struct ResponseInterceptorMiddleware: Middleware {
         let response = answer.response
         let responseBody = answer.body
         let limit = context.plan.responseBodyLimit ?? .max
-        // A failed response keeps its status: its body is read only as far as the bounded copy
-        // an error would keep, so a huge error page does not turn into "response too large".
+        // A failed response keeps its status: its body is read only as far as its caller will
+        // see it, so a huge error page does not turn into "response too large".
         let isSuccess = response.status.kind == .successful
         let data: Data
         if isSuccess {
             data = try await responseBody?.collect(upTo: limit) ?? Data()
         } else {
-            data = try await HTTPFailure.bodyCopy(of: responseBody, limit: limit).data
+            data = try await context.plan.failedBody(responseBody) ?? Data()
         }
         guard let url = answer.redirects.last ?? request.url,
             let urlResponse = HTTPURLResponse(httpResponse: response, url: url)

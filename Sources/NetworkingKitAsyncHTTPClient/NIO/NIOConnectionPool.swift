@@ -125,10 +125,12 @@ final class NIOConnectionPool: Sendable {
         let sslContext: NIOSSLContext?
         if origin.isSecure {
             do {
+                // Made outside the lock (connections opening meanwhile do not wait on it); the
+                // first one made is kept.
+                let made = tls.withLock { $0 } ?? Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
                 sslContext = try tls.withLock { tls in
-                    let context = tls ?? Result { try NIOSSLContext(configuration: configuration.tlsConfiguration) }
-                    tls = context
-                    return context
+                    if tls == nil { tls = made }
+                    return tls ?? made
                 }.get()
             } catch {
                 throw NetworkError.transport(TransportFailure(kind: .secureConnectionFailed, underlying: error))

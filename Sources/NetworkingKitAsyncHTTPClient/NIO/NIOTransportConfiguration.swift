@@ -103,14 +103,15 @@ extension NIOTransport {
         /// Waiting for a free connection when the origin's limit was reached.
         public let waitedForConnection: Duration
         /// Resolving the name: until the system's resolver (`getaddrinfo`) answered for both
-        /// address families; `nil` on a reused connection. Part of ``connect``.
+        /// address families; `nil` on a reused connection, or when the connection was made before
+        /// both had answered. Part of ``connect``.
         public let dns: Duration?
         /// Resolving the name and opening the TCP connection (Happy Eyeballs, both address
         /// families raced); `nil` on a reused connection.
         public let connect: Duration?
         /// The TLS handshake, pins checked; `nil` without TLS or on a reused connection.
         public let tlsHandshake: Duration?
-        /// Until the request's last byte was handed to the socket, from the request's start;
+        /// Until the request's last byte was written to the socket, from the request's start;
         /// `nil` when it never was (the call ended first).
         public let requestSent: Duration?
         /// Until the response head arrived (time to first byte), from the request's start.

@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 @_spi(Transport) import NetworkingKit
 import NIOCore
 import NIOPosix
@@ -49,9 +50,9 @@ final class TimedResolution: Resolver, Sendable {
     }
 }
 
-/// The system's resolver: one `getaddrinfo` for both families, on SwiftNIO's thread pool (it
-/// blocks), its answers split into IPv6 and IPv4 addresses. SwiftNIO's own does the same, but is
-/// not public, and a resolver given to the bootstrap replaces it.
+/// The system's resolver: one `getaddrinfo` for both families, off the event loop (it blocks),
+/// its answers split into IPv6 and IPv4 addresses. SwiftNIO's own does the same, but is not
+/// public, and a resolver given to the bootstrap replaces it.
 final class SystemResolver: Resolver, Sendable {
     private struct Addresses {
         var v4: [SocketAddress] = []
@@ -79,23 +80,27 @@ final class SystemResolver: Resolver, Sendable {
     private func addresses(_ host: String, _ port: Int) -> EventLoopFuture<Addresses> {
         lookup.withLock { lookup in
             if let lookup { return lookup }
-            let started = NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try Self.resolve(host, port) }
-            lookup = started
-            return started
+            let promise = loop.makePromise(of: Addresses.self)
+            // Dispatch's pool, as SwiftNIO's resolver uses: not NIOThreadPool.singleton, which an
+            // app may have turned off (NIOSingletons).
+            DispatchQueue.global().async { promise.completeWith(Result { try Self.resolve(host, port) }) }
+            lookup = promise.futureResult
+            return promise.futureResult
         }
     }
 
     private static func resolve(_ host: String, _ port: Int) throws -> Addresses {
         var hints = addrinfo()
-        #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
-        #else
+        #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
         #endif
-        hints.ai_protocol = Int32(IPPROTO_TCP)
+        hints.ai_protocol = NIOBSDSocket.OptionLevel.tcp.rawValue
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-            throw SocketAddressError.unknown(host: host, port: port)
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0, let first = list else {
+            throw NameResolutionFailure(host: host, code: code, reason: code == 0 ? "no address" : String(cString: gai_strerror(code)))
         }
         defer { freeaddrinfo(first) }
         var addresses = Addresses()
@@ -112,8 +117,18 @@ final class SystemResolver: Resolver, Sendable {
                 continue
             }
         }
-        guard !addresses.v4.isEmpty || !addresses.v6.isEmpty else { throw SocketAddressError.unknown(host: host, port: port) }
+        guard !addresses.v4.isEmpty || !addresses.v6.isEmpty else { throw NameResolutionFailure(host: host, code: 0, reason: "no address") }
         return addresses
     }
+}
+
+/// A name the system's resolver could not resolve, with its `getaddrinfo` code (`EAI_NONAME`
+/// for no such host, `EAI_AGAIN` for a resolver that did not answer in time).
+struct NameResolutionFailure: Error, CustomStringConvertible {
+    let host: String
+    let code: Int32
+    let reason: String
+
+    var description: String { "cannot resolve \(host): \(reason) (getaddrinfo \(code))" }
 }
 #endif

@@ -165,7 +165,13 @@ struct BenchCommand: AsyncParsableCommand {
         #if DEBUG
         print("Note: this is a debug build; `swift run -c release --traits DemoAPI netkit bench` gives figures worth quoting.")
         #endif
-        let executors = onEventLoops ? MultiThreadedEventLoopGroup.singleton.makeIterator().map(NIOTransport.LoopExecutor.init) : []
+        var executors: [any Sendable] = []
+        if onEventLoops {
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                throw CLIError.usage("--on-event-loops needs task executors (macOS 15 and later)")
+            }
+            executors = MultiThreadedEventLoopGroup.singleton.makeIterator().map(NIOTransport.LoopExecutor.init)
+        }
         let load = BenchLoad(requests: requests, concurrency: concurrency, executors: executors)
         let warmUp = BenchLoad(requests: min(requests, concurrency * 20), concurrency: concurrency, executors: executors)
         for choice in transport.isEmpty ? TransportChoice.allCases : transport {

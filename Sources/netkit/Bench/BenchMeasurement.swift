@@ -40,8 +40,9 @@ struct BenchRound: Sendable {
 struct BenchLoad: Sendable {
     let requests: Int
     let concurrency: Int
-    /// Executors the workers run on, one each in turn (`--on-event-loops`); none: the global one.
-    var executors: [NIOTransport.LoopExecutor] = []
+    /// `NIOTransport.LoopExecutor`s the workers run on, one each in turn (`--on-event-loops`);
+    /// none: the global executor. Typed loosely: task executors are macOS 15 and later.
+    var executors: [any Sendable] = []
 
     func run(_ scenario: BenchScenario) async throws -> BenchRound {
         let clock = ContinuousClock()
@@ -49,17 +50,24 @@ struct BenchLoad: Sendable {
         let start = clock.now
         let (requests, concurrency, executors) = (requests, concurrency, executors)
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            // Each worker takes every `concurrency`-th request, so the requests are spread evenly.
+            // One worker: every `concurrency`-th request, so the requests are spread evenly.
+            @Sendable func work(_ worker: Int) async throws -> [Duration] {
+                var mine: [Duration] = []
+                mine.reserveCapacity(requests / concurrency + 1)
+                for index in stride(from: worker, to: requests, by: concurrency) {
+                    let sent = clock.now
+                    try await scenario.fetch(index)
+                    mine.append(clock.now - sent)
+                }
+                return mine
+            }
             for worker in 0..<min(concurrency, requests) {
-                group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
-                    var mine: [Duration] = []
-                    mine.reserveCapacity(requests / concurrency + 1)
-                    for index in stride(from: worker, to: requests, by: concurrency) {
-                        let sent = clock.now
-                        try await scenario.fetch(index)
-                        mine.append(clock.now - sent)
-                    }
-                    return mine
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+                    let executors = executors as? [NIOTransport.LoopExecutor], !executors.isEmpty
+                {
+                    group.addTask(executorPreference: executors[worker % executors.count]) { try await work(worker) }
+                } else {
+                    group.addTask { try await work(worker) }
                 }
             }
             var all: [Duration] = []

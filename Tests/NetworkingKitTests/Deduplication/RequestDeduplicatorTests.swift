@@ -295,6 +295,32 @@ struct RequestDeduplicatorTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test("callers that take any status share a failed answer whole; a caller that does not is a call of its own")
+    func failedAnswerSharedWhole() async throws {
+        let gate = TransportGate()
+        let deduplicator = RequestDeduplicator()
+        let page = String(repeating: "e", count: HTTPFailure.maxBodyCopy * 2)
+        let (client, transport) = makeClient(middlewares: [deduplicator]) { _ in
+            await gate.wait()
+            return StubResponse(status: .badGateway, headers: ["Content-Type": "text/plain"], body: singleReadBody(page))
+        }
+        var options = RequestOptions()
+        options.validatesStatus = false
+        let anyStatus = Request<Data>(path: "/films", options: options)
+        let takers = (0..<3).map { _ in Task { try await client.response(anyStatus) } }
+        let checker = Task { try await client.send(Request<Data>(path: "/films")) }
+        await waitUntil { deduplicator.waiterCount == 4 && gate.waitingCount == 2 }
+        gate.open()
+        for taker in takers {
+            let response = try await taker.value
+            #expect(response.response.status == .badGateway)
+            #expect(response.value.count == page.utf8.count)
+        }
+        let error = await networkError { _ = try await checker.value }
+        #expect(error?.failure?.isBodyTruncated == true)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("the seed's deduplicate(key:operation:) runs the operation once for callers in flight together")
     func seedStyleDeduplicate() async throws {
         let gate = TransportGate()

@@ -393,6 +393,7 @@ private enum DocCommentClientSamples {
         _ = pins
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     static func loopExecutorSample(url: URL) async throws {
         // <doc-sample>
         let transport = NIOTransport.shared

@@ -290,6 +290,7 @@ struct NIOTransportTests {
     }
 
     @Test("calls on a loop executor run on its event loop and open their connection there; calls elsewhere reuse it")
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func loopExecutor() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let loops = Array(group.makeIterator())
