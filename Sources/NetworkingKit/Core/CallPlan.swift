@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 /// What the client decided for one call before sending it, once: how long each attempt may wait,
 /// how large an answer may be, which redirects are followed, and whether the answer is read as a
 /// stream. Every middleware and the transport read it from ``RequestContext/plan``; none falls
@@ -24,8 +24,8 @@ public struct CallPlan: Sendable, Hashable {
     public let streamsResponseBody: Bool
     /// Whether an answer whose status is not 2xx fails the call (the default), or reaches the
     /// caller as an answer, its body whole (``RequestOptions/validatesStatus``; a streamed call
-    /// always checks). A middleware that reads a failed answer's body reads it with
-    /// ``failedBody(_:)``, so that the caller gets what it asked for.
+    /// always checks). A middleware that reads a failed answer's body into memory reads all of it
+    /// within ``responseBodyLimit`` for such a call, so that the caller gets what it asked for.
     public let validatesStatus: Bool
 
     /// The timeout when neither the endpoint nor the client sets one: 60 seconds.
@@ -39,10 +39,25 @@ public struct CallPlan: Sendable, Hashable {
     ///   - responseBodyLimit: The largest response body accepted, or `nil` for none.
     ///   - redirectPolicy: How redirects are followed.
     ///   - streamsResponseBody: Whether the answer is read as a stream.
+    public init(
+        timeout: Duration = CallPlan.defaultTimeout, responseBodyLimit: Int? = CallPlan.defaultResponseBodyLimit,
+        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false
+    ) {
+        self.init(
+            timeout: timeout, responseBodyLimit: responseBodyLimit, redirectPolicy: redirectPolicy,
+            streamsResponseBody: streamsResponseBody, validatesStatus: true)
+    }
+
+    /// Creates a plan from decided values, saying whether a status other than 2xx fails the call.
+    /// - Parameters:
+    ///   - timeout: How long each attempt may wait for the server.
+    ///   - responseBodyLimit: The largest response body accepted, or `nil` for none.
+    ///   - redirectPolicy: How redirects are followed.
+    ///   - streamsResponseBody: Whether the answer is read as a stream.
     ///   - validatesStatus: Whether a status other than 2xx fails the call.
     public init(
         timeout: Duration = CallPlan.defaultTimeout, responseBodyLimit: Int? = CallPlan.defaultResponseBodyLimit,
-        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false, validatesStatus: Bool = true
+        redirectPolicy: RedirectPolicy = .default, streamsResponseBody: Bool = false, validatesStatus: Bool
     ) {
         self.timeout = timeout
         self.responseBodyLimit = responseBodyLimit

@@ -42,9 +42,8 @@ public struct RequestOptions: Sendable {
     /// first ``HTTPFailure/maxBodyCopy`` bytes. For an API whose error answers carry more than
     /// that, or a status the app handles itself; read ``Response/response`` for the status. The
     /// middlewares act on the answer as before (a `401` still refreshes, a `503` is still
-    /// retried), and those that read a failed body read it whole for such a call
-    /// (``CallPlan/failedBody(_:)``); de-duplication shares a call only between callers that
-    /// agree on this. Streamed calls (`bytes`, downloads, events, lines) always check the status:
+    /// retried), and those that read a failed body read it whole for such a call;
+    /// de-duplication shares a call only between callers that agree on this. Streamed calls (`bytes`, downloads, events, lines) always check the status:
     /// their readers expect the answer they asked for.
     public var validatesStatus = true
 

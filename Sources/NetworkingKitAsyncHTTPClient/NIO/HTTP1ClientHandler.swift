@@ -125,11 +125,13 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
         switch body {
         case .none:
             requestEnded = true
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: Self.sent(exchange, on: context.eventLoop))
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            exchange.requestSent()
         case .bytes(let bytes):
             requestEnded = true
             context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: Self.sent(exchange, on: context.eventLoop))
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            exchange.requestSent()
         case .stream(let body):
             context.flush()
             exchange.upload(body, on: context.channel)
@@ -139,18 +141,11 @@ final class HTTP1ClientHandler: ChannelDuplexHandler {
     /// A streamed body's parts, written from its upload task: its end ends the request. (An
     /// answer that ended first has already closed the connection.)
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data), let exchange else { return context.write(data, promise: promise) }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
         requestEnded = true
-        let sent = promise ?? context.eventLoop.makePromise()
-        sent.futureResult.whenSuccess { exchange.requestSent() }
-        context.write(data, promise: sent)
-    }
-
-    /// A promise for the request's end, kept when its last byte has been written to the socket.
-    private static func sent(_ exchange: HTTP1Exchange, on loop: any EventLoop) -> EventLoopPromise<Void> {
-        let sent = loop.makePromise(of: Void.self)
-        sent.futureResult.whenSuccess { exchange.requestSent() }
-        return sent
+        context.write(data, promise: promise)
+        // The upload task writes the end with its flush.
+        exchange?.requestSent()
     }
 
     /// The exchange ended on its side (its timer, a cancelled caller, a reader that let go): the

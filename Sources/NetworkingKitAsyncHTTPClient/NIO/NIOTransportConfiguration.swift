@@ -111,8 +111,10 @@ extension NIOTransport {
         public let connect: Duration?
         /// The TLS handshake, pins checked; `nil` without TLS or on a reused connection.
         public let tlsHandshake: Duration?
-        /// Until the request's last byte was written to the socket, from the request's start;
-        /// `nil` when it never was (the call ended first).
+        /// Until the request's last byte was handed to the socket with a flush, from the
+        /// request's start (a body larger than the socket's buffer is still leaving then);
+        /// `nil` when it never was (the call ended first). A write promise would date the last
+        /// byte exactly, for about 5% more instructions per request.
         public let requestSent: Duration?
         /// Until the response head arrived (time to first byte), from the request's start.
         public let firstByte: Duration?
