@@ -23,6 +23,8 @@ public struct RequestContext: Sendable {
     /// client has no base URL (or the context was made by hand). Shared, not copied: a context
     /// is copied at every step of the chain.
     var clientOrigin: SharedOrigin?
+    /// What the redirect step does for a middleware on each hop (the cookie jar's work), if any.
+    var networkLevelStep: (any NetworkLevelStep)?
 
     /// The name of the operation this call performs, for metrics dimensions, span names and log
     /// metadata: the endpoint's or request's ``RequestOptions/operationName``, or an endpoint

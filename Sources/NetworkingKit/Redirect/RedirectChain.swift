@@ -22,7 +22,7 @@ struct RedirectChain {
     private(set) var urls: [URL]
     private var visited: Set<Visit>
     /// Once removed, credentials stay removed, even if a later hop comes back to the first origin.
-    private var credentialsRemoved = false
+    private(set) var credentialsRemoved = false
 
     init(request: HTTPRequest, url: URL, body: HTTPBody?, policy: RedirectPolicy) {
         original = request

@@ -23,6 +23,8 @@ struct RedirectFollower: Sendable {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = ContinuousClock.now + context.plan.timeout
         var (response, responseBody) = try await transport.send(request, body: body, context: context)
+        let step = context.networkLevelStep
+        if let step { await step.received(response, to: request, logger: context.logger) }
         let policy = context.plan.redirectPolicy
         guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
             return HTTPAnswer(response, body: responseBody)
@@ -30,7 +32,12 @@ struct RedirectFollower: Sendable {
 
         var chain = RedirectChain(request: request, url: firstURL, body: body, policy: policy)
         while Self.isRedirect(response.status), let location = response.headerFields[.location] {
-            let hop = try chain.nextHop(to: location, after: response)
+            var hop = try chain.nextHop(to: location, after: response)
+            if let step {
+                var hopRequest = hop.request
+                step.prepare(hop: &hopRequest, credentialsRemoved: chain.credentialsRemoved)
+                hop = RedirectChain.Hop(request: hopRequest, body: hop.body, url: hop.url)
+            }
             context.logger.debug(
                 "Following redirect",
                 metadata: [
@@ -42,6 +49,7 @@ struct RedirectFollower: Sendable {
             await HTTPBody.discard(responseBody)
             let hopContext = try Self.context(context, forHopBefore: deadline, of: request)
             (response, responseBody) = try await transport.send(hop.request, body: hop.body, context: hopContext)
+            if let step { await step.received(response, to: hop.request, logger: context.logger) }
             chain.advance(to: hop)
         }
         return HTTPAnswer(response, body: responseBody, redirects: chain.urls.count > 1 ? chain.urls : [])
