@@ -73,6 +73,13 @@ struct RequestCommand: AsyncParsableCommand {
     )
     var cacheDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A file of cookies kept across runs, as curl's --cookie-jar: read before the request, written (owner-only)"
+                + " when the server sets or deletes one, session cookies included.",
+            valueName: "file"))
+    var cookieJar: String?
+
     @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
     var curl = false
 
@@ -112,6 +119,11 @@ struct RequestCommand: AsyncParsableCommand {
             cacheDir.map {
                 [HTTPCache(storage: DiskCacheStorage(directory: URL(fileURLWithPath: $0, isDirectory: true)))]
             } ?? []
+        if let cookieJar {
+            // Outside the cache, so that its entries are partitioned by the cookies sent.
+            let jar = try CookieJar(contentsOf: URL(fileURLWithPath: cookieJar), keepsSessionCookies: true)
+            middlewares.insert(jar, at: 0)
+        }
         if retry > 0 {
             middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry + 1)))
         }

@@ -33,7 +33,7 @@ struct AuthRoutes: Sendable {
 
     /// The login's fields: a JSON object, or a form (`application/x-www-form-urlencoded`) as
     /// OAuth 2's password grant sends them (`grant_type=password&username=...&password=...`).
-    private static func credentials(from request: Request) async throws -> [String: JSONValue] {
+    static func credentials(from request: Request) async throws -> [String: JSONValue] {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
             return try await JSONBody.object(from: request)
         }

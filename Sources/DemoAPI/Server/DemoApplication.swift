@@ -40,6 +40,7 @@ enum DemoApplication {
         FilmRoutes(state: state).register(on: router)
         TodoRoutes(state: state).register(on: router)
         AuthRoutes(state: state).register(on: router)
+        CookieRoutes(state: state).register(on: router)
         FaultRoutes(state: state).register(on: router)
         StatusRoutes().register(on: router)
         EchoRoutes().register(on: router)

@@ -32,6 +32,11 @@ enum RouteIndex {
         "/auth/refresh": "a new pair for {\"refresh_token\": ...}; the old refresh token is spent (?ttl=S &delay_ms=)",
         "/auth/expire": "expires the access token of ?username= now, so its next call must refresh",
         "/me": "the user of the bearer token, 401 without a valid one",
+        "/cookies/login": "POST {\"username\": ..., \"password\": ...}: sets the demo_session cookie (HttpOnly, SameSite=Lax, 1 h) and demo_theme",
+        "/cookies/me": "the user of the demo_session cookie, 401 without a valid one",
+        "/cookies/logout": "POST: ends the session and expires its cookie (Max-Age=0)",
+        "/cookies/redirect": "a 302 to ?to= (a path or an http(s) URL) that sets demo_hop=1",
+        "/cookies/set": "sets the cookie ?name=&value= with ?attributes= (\"Path=/; Secure\"), for testing a jar's rules",
         // Streams.
         "/events": "Server-Sent Events 1...?count=N after Last-Event-ID (&drop_after=K &retry=MS &heartbeat=MS &auth=required)",
         "/ndjson": "JSON lines (?count=N)",

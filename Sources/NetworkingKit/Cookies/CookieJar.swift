@@ -10,9 +10,11 @@ import Logging
 /// apart from another's:
 ///
 /// ```swift
-/// let jar = CookieJar()
-/// let client = LiveAPIClient(
-///     configuration: .init(baseURL: URL(string: "https://api.example.com")!, middlewares: [jar, HTTPCache(storage: MemoryCacheStorage())]))
+/// let jar = try CookieJar(contentsOf: supportDirectory.appending(path: "cookies.json"))
+/// let client = LiveAPIClient(configuration: .init(
+///     baseURL: apiURL,
+///     middlewares: [LoggingMiddleware(), jar, HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]
+/// ))
 /// ```
 ///
 /// What it does with a `Set-Cookie`:

@@ -130,7 +130,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         guard let httpURLResponse = response as? HTTPURLResponse,
-            let httpResponse = httpURLResponse.httpResponse?.withStandardReasonPhrase
+            let httpResponse = httpURLResponse.httpResponse?.withStandardReasonPhrase.withSetCookieUnfolded
         else {
             fail(dataTask, with: .transport(TransportFailure(kind: .invalidResponse)))
             completionHandler(.cancel)
@@ -258,7 +258,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             // without handing its head to the delegate; the task still holds it. It drops that
             // answer's body, too: with the declared length, reading it fails as truncated, rather
             // than passing for an empty body (that a cache would store).
-            guard let response = (task.response as? HTTPURLResponse)?.httpResponse?.withStandardReasonPhrase,
+            guard let response = (task.response as? HTTPURLResponse)?.httpResponse?.withStandardReasonPhrase.withSetCookieUnfolded,
                 let chunks = state.bodyChunks
             else {
                 continuation.resume(throwing: NetworkError.transport(TransportFailure(kind: .invalidResponse, request: state.request)))

@@ -210,6 +210,32 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("--cookie-jar keeps a session across runs, in an owner-only file that shows no cookie value on screen")
+    func cookieJar() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-jar-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jar = folder.appendingPathComponent("cookies.json").path
+        try await withDemoServer { server in
+            let base = server.baseURL.absoluteString
+            let login = try await Self.netkit([
+                "request", "POST", "\(base)/cookies/login", "--json", #"{"username":"woody","password":"andy"}"#, "--cookie-jar", jar,
+            ])
+            #expect(login.status == 0, "\(login.error)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: jar)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let session = try #require(try CookieJar(contentsOf: URL(fileURLWithPath: jar), keepsSessionCookies: true).cookies.first {
+                $0.name == "demo_session"
+            })
+            #expect(!login.output.contains(session.value))
+
+            let me = try await Self.netkit(["request", "GET", "\(base)/cookies/me", "--cookie-jar", jar])
+            #expect(me.status == 0, "\(me.error)")
+            #expect(me.output.contains(#""username" : "woody""#))
+            let without = try await Self.netkit(["request", "GET", "\(base)/cookies/me"])
+            #expect(without.status == 4)
+        }
+    }
+
     @Test(
         "-o saves the body to a file, -C continues a cut download, --form sends a multipart form", arguments: ["ahc", "urlsession", "nio"])
     func transfers(transport: String) async throws {

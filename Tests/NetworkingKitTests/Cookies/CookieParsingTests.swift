@@ -141,3 +141,24 @@ struct CookieParsingTests {
         #expect(try #require(SetCookie("a=b")).sameSite == nil)
     }
 }
+
+/// Foundation joins repeated `Set-Cookie` fields with commas; the URLSession transport splits them
+/// back.
+@Suite("Folded Set-Cookie fields")
+struct FoldedSetCookieTests {
+    static let cases: [(String, [String])] = [
+        ("a=1", ["a=1"]),
+        ("a=1; Path=/, b=2", ["a=1; Path=/", "b=2"]),
+        ("a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT, b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure",
+         ["a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure"]),
+        ("a=1,b=2,  c=3", ["a=1", "b=2", "c=3"]),
+        ("a=1, , b=2", ["a=1, ", "b=2"].map { $0.trimmingCharacters(in: .whitespaces) }),
+        ("token, b=2", ["token", "b=2"]),
+        ("a=x, y", ["a=x, y"]),
+    ]
+
+    @Test("split where a name and = follow a comma, never inside a date", arguments: cases)
+    func split(folded: String, cookies: [String]) {
+        #expect(FoldedSetCookie.split(folded) == cookies)
+    }
+}

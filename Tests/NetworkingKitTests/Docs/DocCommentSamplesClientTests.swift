@@ -405,6 +405,17 @@ private enum DocCommentClientSamples {
         _ = films
     }
 
+    static func cookieJarSample(apiURL: URL, supportDirectory: URL) throws {
+        // <doc-sample>
+        let jar = try CookieJar(contentsOf: supportDirectory.appending(path: "cookies.json"))
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: apiURL,
+            middlewares: [LoggingMiddleware(), jar, HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]
+        ))
+        // </doc-sample>
+        _ = client
+    }
+
     static func nioTransportSample(url: URL) {
         // <doc-sample>
         let client = LiveAPIClient(baseURL: url, transport: NIOTransport.shared)
@@ -446,6 +457,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/CertificatePins.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/EventLoopExecutor.swift",
+                "Sources/NetworkingKit/Cookies/CookieJar.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",
             ],
             testFile: #filePath)
