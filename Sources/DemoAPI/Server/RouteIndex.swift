@@ -32,7 +32,7 @@ enum RouteIndex {
         "/auth/refresh": "a new pair for {\"refresh_token\": ...}; the old refresh token is spent (?ttl=S &delay_ms=)",
         "/auth/expire": "expires the access token of ?username= now, so its next call must refresh",
         "/me": "the user of the bearer token, 401 without a valid one",
-        "/cookies/login": "POST {\"username\": ..., \"password\": ...}: sets the demo_session cookie (HttpOnly, SameSite=Lax, 1 h) and demo_theme",
+        "/cookies/login": "POST {\"username\": ..., \"password\": ...}: sets demo_session (HttpOnly, SameSite=Lax, 1 h)",
         "/cookies/me": "the user of the demo_session cookie, 401 without a valid one",
         "/cookies/logout": "POST: ends the session and expires its cookie (Max-Age=0)",
         "/cookies/redirect": "a 302 to ?to= (a path or an http(s) URL) that sets demo_hop=1",

@@ -223,9 +223,10 @@ struct NetkitCommandTests {
             #expect(login.status == 0, "\(login.error)")
             let attributes = try FileManager.default.attributesOfItem(atPath: jar)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            let session = try #require(try CookieJar(contentsOf: URL(fileURLWithPath: jar), keepsSessionCookies: true).cookies.first {
-                $0.name == "demo_session"
-            })
+            let session = try #require(
+                try CookieJar(contentsOf: URL(fileURLWithPath: jar), keepsSessionCookies: true).cookies.first {
+                    $0.name == "demo_session"
+                })
             #expect(!login.output.contains(session.value))
 
             let me = try await Self.netkit(["request", "GET", "\(base)/cookies/me", "--cookie-jar", jar])

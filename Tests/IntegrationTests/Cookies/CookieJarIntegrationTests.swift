@@ -44,13 +44,16 @@ struct CookieJarIntegrationTests {
         }
     }
 
-    @Test("a cookie set by a 302 goes with the next hop; a hop to another origin carries none of the first's", arguments: TransportKind.allCases)
+    @Test(
+        "a cookie set by a 302 goes with the next hop; a hop to another origin carries none of the first's",
+        arguments: TransportKind.allCases)
     func redirects(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let jar = CookieJar()
             let client = Self.client(server, kind, jar: jar)
             _ = try await client.send(Self.login)
-            let sameOrigin: Echo = try await client.send(Request(path: "/cookies/redirect", query: [URLQueryItem(name: "to", value: "/echo")]))
+            let sameOrigin: Echo = try await client.send(
+                Request(path: "/cookies/redirect", query: [URLQueryItem(name: "to", value: "/echo")]))
             #expect(sameOrigin.headers["cookie"]?.contains("demo_hop=1") == true)
             #expect(sameOrigin.headers["cookie"]?.contains("demo_session=") == true)
 
@@ -59,24 +62,29 @@ struct CookieJarIntegrationTests {
             other.host = server.baseURL.host == "localhost" ? "127.0.0.1" : "localhost"
             let otherEcho = try #require(other.url?.appendingPathComponent("echo"))
             let crossed: Echo = try await client.send(
-                Request(path: "/cookies/redirect", query: [URLQueryItem(name: "to", value: otherEcho.absoluteString)],
-                        headers: ["Cookie": "mine=1"]))
+                Request(
+                    path: "/cookies/redirect", query: [URLQueryItem(name: "to", value: otherEcho.absoluteString)],
+                    headers: ["Cookie": "mine=1"]))
             #expect(crossed.headers["cookie"] == nil)
             #expect(jar.cookies(for: otherEcho).isEmpty)
         }
     }
 
-    @Test("a hostile server's cookies are refused over the wire: a public suffix, another domain, Secure over http", arguments: TransportKind.allCases)
+    @Test(
+        "a hostile server's cookies are refused over the wire: a public suffix, another domain, Secure over http",
+        arguments: TransportKind.allCases)
     func hostile(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let jar = CookieJar()
             let client = Self.client(server, kind, jar: jar)
             for attributes in ["Domain=com", "Domain=example.org", "Secure", "SameSite=None", "Domain=127.0.0.2"] {
                 try await client.send(
-                    Request<Void>(path: "/cookies/set", query: [
-                        URLQueryItem(name: "name", value: "bad"), URLQueryItem(name: "value", value: "1"),
-                        URLQueryItem(name: "attributes", value: attributes),
-                    ]))
+                    Request<Void>(
+                        path: "/cookies/set",
+                        query: [
+                            URLQueryItem(name: "name", value: "bad"), URLQueryItem(name: "value", value: "1"),
+                            URLQueryItem(name: "attributes", value: attributes),
+                        ]))
             }
             #expect(jar.cookies.isEmpty)
         }

@@ -149,8 +149,10 @@ struct FoldedSetCookieTests {
     static let cases: [(String, [String])] = [
         ("a=1", ["a=1"]),
         ("a=1; Path=/, b=2", ["a=1; Path=/", "b=2"]),
-        ("a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT, b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure",
-         ["a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure"]),
+        (
+            "a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT, b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure",
+            ["a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "b=2; Expires=Thu, 10 Jun 2021 10:18:14 GMT; Secure"]
+        ),
         ("a=1,b=2,  c=3", ["a=1", "b=2", "c=3"]),
         ("a=1, , b=2", ["a=1, ", "b=2"].map { $0.trimmingCharacters(in: .whitespaces) }),
         ("token, b=2", ["token", "b=2"]),
