@@ -10,8 +10,23 @@ extension HTTPHeaders {
     init(_ fields: HTTPFields) {
         self.init()
         reserveCapacity(fields.count)
+        add(fields)
+    }
+
+    /// Adds `fields`, names spelt as they were given, with every `Cookie` field in one line: HTTP/1.1
+    /// allows one `Cookie` line (RFC 6265 §5.4), where swift-http-types keeps one field per cookie
+    /// (as HTTP/2 sends them), and a server that joins repeated lines with `, ` would misread them.
+    mutating func add(_ fields: HTTPFields) {
+        var cookieWritten = false
         for field in fields {
-            add(name: field.name.rawName, value: field.value)
+            if field.name == .cookie {
+                guard !cookieWritten else { continue }
+                cookieWritten = true
+                // The getter joins every Cookie field with "; ".
+                add(name: field.name.rawName, value: fields[.cookie] ?? field.value)
+            } else {
+                add(name: field.name.rawName, value: field.value)
+            }
         }
     }
 }

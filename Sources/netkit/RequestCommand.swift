@@ -74,6 +74,13 @@ struct RequestCommand: AsyncParsableCommand {
     var cacheDir: String?
 
     @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Basic credentials, 'name:password' (RFC 7617); sent to the URL's origin only, over http too (a warning says so).",
+            valueName: "name:password"))
+    var user: String?
+
+    @Option(
         help: ArgumentHelp(
             "A file of cookies kept across runs, as curl's --cookie-jar: read before the request, written (owner-only)"
                 + " when the server sets or deletes one, session cookies included.",
@@ -123,6 +130,20 @@ struct RequestCommand: AsyncParsableCommand {
             // Outside the cache, so that its entries are partitioned by the cookies sent.
             let jar = try CookieJar(contentsOf: URL(fileURLWithPath: cookieJar), keepsSessionCookies: true)
             middlewares.insert(jar, at: 0)
+        }
+        if let user {
+            guard let colon = user.firstIndex(of: ":") else {
+                throw CLIError.usage("bad --user: expected 'name:password'")
+            }
+            let isHTTP = URL(string: url)?.scheme?.lowercased() == "http"
+            if isHTTP {
+                FileHandle.standardError.write(Data("warning: Basic credentials go over http in clear text\n".utf8))
+            }
+            // The URL's own origin: the client has no base URL here.
+            let basic = try BasicAuthentication(
+                username: String(user[..<colon]), password: String(user[user.index(after: colon)...]),
+                origins: URL(string: url).map { [$0] }, allowsHTTP: isHTTP)
+            middlewares.insert(basic, at: 0)
         }
         if retry > 0 {
             middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry + 1)))

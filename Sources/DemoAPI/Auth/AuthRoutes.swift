@@ -29,6 +29,9 @@ struct AuthRoutes: Sendable {
         router.get("/me") { request, _ in
             try me(request)
         }
+        router.get("/auth/basic") { request, _ in
+            try basic(request)
+        }
     }
 
     /// The login's fields: a JSON object, or a form (`application/x-www-form-urlencoded`) as
@@ -115,6 +118,21 @@ struct AuthRoutes: Sendable {
             throw APIError(status: .unauthorized, code: "invalid_grant", message: "The refresh token is invalid, expired or already used.")
         }
         return try JSONBody.response(tokenPair(session, lifetime: lifetime))
+    }
+
+    /// The user of the request's Basic credentials (RFC 7617); a `401` with a `Basic` challenge otherwise.
+    private func basic(_ request: Request) throws -> Response {
+        let authorization = request.headers[.authorization] ?? ""
+        guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic ",
+            let decoded = Data(base64Encoded: authorization.dropFirst(6).trimmingSpaces),
+            let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":"),
+            let user = AuthStore.user(named: String(pair[..<colon])), user.password == pair[pair.index(after: colon)...]
+        else {
+            var error = APIError(status: .unauthorized, code: "unauthorized", message: "Basic credentials are required.")
+            error.headers[.wwwAuthenticate] = "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\""
+            throw error
+        }
+        return try JSONBody.response(Me(username: user.username, displayName: user.displayName))
     }
 
     private func me(_ request: Request) throws -> Response {

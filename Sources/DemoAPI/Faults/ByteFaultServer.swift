@@ -19,6 +19,7 @@ import NIOSSL
 /// | `/reset-mid-chunked` | one chunk of a chunked body, then a TCP reset |
 /// | `/stall-mid-body` | 10 of 100 declared bytes, then nothing more until the client closes |
 /// | `/field-name-spellings` | 200 with `ok`, its field names in lower, upper and mixed case |
+/// | `/request-head` | 200 with the request head as received, byte for byte |
 /// | anything else | 200 with `ok` |
 public final class ByteFaultServer: Sendable {
     /// The port really bound.
@@ -135,7 +136,7 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         }
         answered = true
         let path = text.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let (answer, ending) = Self.script(for: path)
+        let (answer, ending) = path == "/request-head" ? Self.echo(head: text) : Self.script(for: path)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
             switch ending {
@@ -163,6 +164,15 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         case reset
         /// The connection stays open, silent, until the client closes it.
         case stall
+    }
+
+    /// The request head as the server read it, byte for byte, as a text answer: how a client really
+    /// wrote its fields (one `Cookie` line or several).
+    private static func echo(head text: String) -> (String, Ending) {
+        let head = String(text[..<(text.range(of: "\r\n\r\n")?.lowerBound ?? text.endIndex)])
+        return (
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(head.utf8.count)\r\nConnection: close\r\n\r\n\(head)", .close
+        )
     }
 
     private static func script(for path: String) -> (String, Ending) {

@@ -78,6 +78,10 @@ public struct AuthenticationMiddleware: Middleware {
     private let origins: [Origin]?
     /// The `Authorization` field of the token sent last.
     private let fields = LastResult<AuthToken, HTTPField>()
+    /// Whether a Basic token (``AuthToken/basic(username:password:)``) may be sent over `http`,
+    /// where anyone on the path reads the password; off by default, and a request that would
+    /// send one fails with ``NetworkError/invalidRequest(reason:)`` instead.
+    public var allowsBasicOverHTTP = false
 
     /// Creates the middleware.
     /// - Parameters:
@@ -153,6 +157,10 @@ public struct AuthenticationMiddleware: Middleware {
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` when the token holds a CR, LF or other
     ///   control character, instead of letting swift-http-types quietly rewrite it.
     private func authorize(_ request: HTTPRequest, with token: AuthToken) throws -> HTTPRequest {
+        if token.isBasic, !allowsBasicOverHTTP, request.scheme?.lowercased() != "https" {
+            throw NetworkError.invalidRequest(
+                reason: "Basic credentials would be sent over http, in clear text; use https, or allow http explicitly")
+        }
         // The field of a token is made and checked once: every call until the next token sends it.
         let field = try fields.value(for: token) { token in
             let value = token.authorizationValue

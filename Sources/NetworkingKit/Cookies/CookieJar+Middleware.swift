@@ -29,7 +29,7 @@ extension CookieJar: Middleware {
         return ([callers] + added.map { $0.trimmingHTTPWhitespace() }).joined(separator: "; ")
     }
 
-    private static func name(ofPair pair: Substring) -> String {
+    static func name(ofPair pair: Substring) -> String {
         guard let equals = pair.firstIndex(of: "=") else { return "" }
         return pair[..<equals].trimmingHTTPWhitespace()
     }
@@ -40,22 +40,37 @@ extension CookieJar: Middleware {
 struct CookieJarUse: NetworkLevelStep {
     let jar: CookieJar
     let callersCookies: String?
+    /// The names of the cookies the server set or deleted during the call: on a later hop they
+    /// win over the caller's pairs of the same name (a login's `302` that rotates the session).
+    private let setDuringCall = LockedState<Set<String>>([])
+
+    init(jar: CookieJar, callersCookies: String?) {
+        self.jar = jar
+        self.callersCookies = callersCookies
+    }
 
     /// Stores the cookies of `response`, the answer to `request`. A jar that cannot write its file
     /// still holds them in memory: the call goes on, and the failure is logged.
     func received(_ response: HTTPResponse, to request: HTTPRequest, logger: Logger) async {
         guard response.headerFields.contains(.setCookie), let target = CookieTarget(request) else { return }
         do {
-            try await jar.receive(response.headerFields, for: target, logger: logger)
+            let names = try await jar.receive(response.headerFields, for: target, logger: logger)
+            setDuringCall.withLock { $0.formUnion(names) }
         } catch {
             logger.warning("Cookie jar not saved", metadata: ["error": "\(error)", "file": "\(jar.fileURL?.path ?? "")"])
         }
     }
 
-    /// A hop's `Cookie`: the caller's own while the chain has not left its origin, and the jar's for
-    /// the hop's URL.
+    /// A hop's `Cookie`: the caller's own while the chain has not left its origin (less those the
+    /// server has set since), and the jar's for the hop's URL.
     func prepare(hop request: inout HTTPRequest, credentialsRemoved: Bool) {
         let jars = CookieTarget(request).flatMap(jar.header(for:))
-        request.headerFields[.cookie] = CookieJar.merge(credentialsRemoved ? nil : callersCookies, jars)
+        var callers = credentialsRemoved ? nil : callersCookies
+        let replaced = setDuringCall.withLock { $0 }
+        if let pairs = callers, !replaced.isEmpty {
+            let kept = pairs.split(separator: ";").filter { !replaced.contains(CookieJar.name(ofPair: $0)) }
+            callers = kept.isEmpty ? nil : kept.map { $0.trimmingHTTPWhitespace() }.joined(separator: "; ")
+        }
+        request.headerFields[.cookie] = CookieJar.merge(callers, jars)
     }
 }

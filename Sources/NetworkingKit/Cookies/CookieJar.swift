@@ -96,9 +96,11 @@ public final class CookieJar: Sendable {
     ) throws {
         let file = CookieFile(url: fileURL, keepsSessionCookies: keepsSessionCookies)
         let current = now()
-        let stored = try file.read().filter { !$0.isExpired(at: current) }
+        // What a file says is checked as an app's own cookie is: an entry edited by hand (a CR in a
+        // value, an upper-case domain) is dropped or normalised, never sent as it stands.
+        let stored = try file.read().compactMap(Self.normalized).filter { !$0.isExpired(at: current) }
         var store = CookieStore(limits: limits)
-        for cookie in stored { store.insert(cookie, now: current) }
+        for cookie in stored { store.insert(cookie, now: current, publicSuffixes: publicSuffixes) }
         self.state = LockedState(State(store: store))
         self.publicSuffixes = publicSuffixes
         self.now = now
@@ -108,7 +110,7 @@ public final class CookieJar: Sendable {
     /// The file the jar is kept in, if any.
     public var fileURL: URL? { file?.url }
 
-    /// Every cookie in the jar that has not expired, in the order a request would send them.
+    /// Every cookie in the jar that has not expired, by domain, then path, then age.
     public var cookies: [Cookie] {
         let current = now()
         return state.withLock { state in
@@ -145,9 +147,12 @@ public final class CookieJar: Sendable {
         if let problem = Self.problem(with: cookie) {
             throw NetworkError.invalidRequest(reason: "the cookie \(problem)")
         }
+        var cookie = cookie
+        cookie.domain = CookieMatching.canonicalHost(cookie.domain)
         let current = now()
+        let publicSuffixes = publicSuffixes
         let snapshot = state.withLock { state in
-            state.store.insert(cookie, now: current)
+            state.store.insert(cookie, now: current, publicSuffixes: publicSuffixes)
             return changed(&state)
         }
         try await save(snapshot)
@@ -156,8 +161,11 @@ public final class CookieJar: Sendable {
     /// Removes the cookies for which `shouldRemove` returns true (all of a domain's when a user
     /// signs out, say).
     public func removeAll(where shouldRemove: (Cookie) -> Bool) async throws {
+        // The predicate runs outside the lock: it may read the jar, and take its time.
+        let doomed = Set(state.withLock { Array($0.store.cookies.values) }.filter(shouldRemove).map(\.identity))
+        guard !doomed.isEmpty else { return }
         let snapshot = state.withLock { state in
-            state.store.removeAll(where: shouldRemove) > 0 ? changed(&state) : nil
+            state.store.removeAll { doomed.contains($0.identity) } > 0 ? changed(&state) : nil
         }
         try await save(snapshot)
     }
@@ -165,6 +173,14 @@ public final class CookieJar: Sendable {
     /// Removes every cookie.
     public func removeAll() async throws {
         try await removeAll { _ in true }
+    }
+
+    /// `cookie` with its domain in canonical form, or `nil` when it could not be sent as it is.
+    private static func normalized(_ cookie: Cookie) -> Cookie? {
+        guard problem(with: cookie) == nil else { return nil }
+        var cookie = cookie
+        cookie.domain = CookieMatching.canonicalHost(cookie.domain)
+        return cookie
     }
 
     /// Why `cookie` could not go in a `Cookie` header as it is, if it could not.
@@ -190,10 +206,13 @@ public final class CookieJar: Sendable {
         return cookies.map(\.pair).joined(separator: "; ")
     }
 
-    /// Stores what the `Set-Cookie` fields of an answer to `target` say.
-    func receive(_ fields: HTTPFields, for target: CookieTarget, logger: Logger? = nil) async throws {
+    /// Stores what the `Set-Cookie` fields of an answer to `target` say; returns the names of the
+    /// cookies they set or deleted.
+    @discardableResult
+    func receive(_ fields: HTTPFields, for target: CookieTarget, logger: Logger? = nil) async throws -> Set<String> {
         let setters = fields[values: .setCookie]
-        guard !setters.isEmpty else { return }
+        guard !setters.isEmpty else { return [] }
+        var names: Set<String> = []
         let current = now()
         let publicSuffixes = publicSuffixes
         var refusals: [(name: String, CookieStore.Refusal)] = []
@@ -202,8 +221,10 @@ public final class CookieJar: Sendable {
             for field in setters {
                 guard let setCookie = SetCookie(field) else { continue }
                 switch state.store.store(setCookie, from: target, now: current, publicSuffixes: publicSuffixes) {
-                case .stored, .deleted(removedExisting: true): changedAny = true
-                case .deleted(removedExisting: false): break
+                case .stored, .deleted(removedExisting: true):
+                    changedAny = true
+                    names.insert(setCookie.name)
+                case .deleted(removedExisting: false): names.insert(setCookie.name)
                 case .refused(let refusal): refusals.append((setCookie.name, refusal))
                 }
             }
@@ -214,6 +235,7 @@ public final class CookieJar: Sendable {
             logger?.debug("Cookie refused", metadata: ["cookie": "\(name)", "host": "\(target.host)", "reason": "\(refusal)"])
         }
         try await save(snapshot)
+        return names
     }
 
     /// Records a change, and returns what the file should now hold (nothing for a jar in memory).

@@ -4,27 +4,33 @@ enum CookieMatching {
     /// Whether `host` domain-matches `domain` (both lowercased): the same string, or a host name
     /// (never an IP address) that ends in `.` followed by `domain`.
     static func host(_ host: String, matchesDomain domain: String) -> Bool {
-        if host == domain { return true }
-        guard host.utf8.count > domain.utf8.count, host.hasSuffix(domain), !isIPAddress(host) else { return false }
-        let dot = host.utf8.index(host.utf8.endIndex, offsetBy: -domain.utf8.count - 1)
-        return host.utf8[dot] == UInt8(ascii: ".")
+        // Bytes, not Characters: Unicode equivalence (a Kelvin sign is a `K`) must not make two
+        // different strings match, nor put an index past the end of the shorter one.
+        let (hostBytes, domainBytes) = (host.utf8, domain.utf8)
+        if hostBytes.elementsEqual(domainBytes) { return true }
+        guard hostBytes.count > domainBytes.count, hostBytes.reversed().starts(with: domainBytes.reversed()), !isIPAddress(host)
+        else { return false }
+        let dot = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
+        return hostBytes[dot] == UInt8(ascii: ".")
     }
 
     /// Whether `requestPath` path-matches `cookiePath`: the same, or below it (`/a` covers `/a/b`,
-    /// not `/ab`).
+    /// not `/ab`). Compared byte by byte, as ``host(_:matchesDomain:)``.
     static func path(_ requestPath: String, matches cookiePath: String) -> Bool {
-        if requestPath == cookiePath { return true }
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        if cookiePath.hasSuffix("/") { return true }
-        let next = requestPath.utf8.index(requestPath.utf8.startIndex, offsetBy: cookiePath.utf8.count)
-        return requestPath.utf8[next] == UInt8(ascii: "/")
+        let (request, cookie) = (requestPath.utf8, cookiePath.utf8)
+        guard request.starts(with: cookie) else { return false }
+        if request.count == cookie.count || cookie.last == UInt8(ascii: "/") { return true }
+        return request[request.index(request.startIndex, offsetBy: cookie.count)] == UInt8(ascii: "/")
     }
 
     /// The default path for a cookie set by a request to `path` (its query already removed):
     /// the path up to, not including, its last `/`, or `/` (§5.1.4).
     static func defaultPath(_ path: String) -> String {
-        guard path.hasPrefix("/"), let lastSlash = path.lastIndex(of: "/"), lastSlash != path.startIndex else { return "/" }
-        return String(path[..<lastSlash])
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/"), let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")),
+            lastSlash != bytes.startIndex
+        else { return "/" }
+        return String(decoding: bytes[..<lastSlash], as: UTF8.self)
     }
 
     /// A host as cookies compare it: lowercased, brackets of an IPv6 literal removed, and a

@@ -5,6 +5,8 @@ import Foundation
 /// and the public suffixes are given, so every rule is tested without a clock or a network.
 struct CookieStore {
     private(set) var cookies: [Cookie.Identity: Cookie] = [:]
+    /// Each domain's registrable domain, for the limit per site.
+    private var sites: [String: String] = [:]
     let limits: CookieJar.Limits
 
     /// The longest a cookie may last (RFC 6265bis §5.6.1): 400 days, whatever the server says.
@@ -23,6 +25,7 @@ struct CookieStore {
         case sameSiteNoneWithoutSecure
         case prefix(String)
         case overwritesSecureCookie
+        case overLimit
     }
 
     /// What storing one `Set-Cookie` did.
@@ -65,7 +68,7 @@ struct CookieStore {
         if setCookie.isSecure, !target.isSecure { return .refused(.secureFromInsecureOrigin) }
         let sameSite = setCookie.sameSite ?? .unspecified
         if sameSite == .none, !setCookie.isSecure { return .refused(.sameSiteNoneWithoutSecure) }
-        if let prefix = Self.prefixViolation(setCookie, isHostOnly: isHostOnly, path: path) { return .refused(.prefix(prefix)) }
+        if let prefix = Self.prefixViolation(setCookie) { return .refused(.prefix(prefix)) }
 
         var cookie = Cookie(
             name: setCookie.name, value: setCookie.value, domain: domain, isHostOnly: isHostOnly, path: path,
@@ -78,8 +81,9 @@ struct CookieStore {
         if let existing { cookie.created = existing.created }
         if cookie.isExpired(at: now) { return .deleted(removedExisting: existing != nil) }
         cookies[cookie.identity] = cookie
-        evict(now: now, keeping: cookie.identity)
-        return .stored(cookie)
+        evict(now: now, keeping: cookie.identity, publicSuffixes: publicSuffixes)
+        // A limit of zero keeps nothing, the new cookie included.
+        return cookies[cookie.identity] == nil ? .refused(.overLimit) : .stored(cookie)
     }
 
     /// The cookies a request for `target` carries at `now`, in the order of §5.4 (longer paths
@@ -106,9 +110,9 @@ struct CookieStore {
     }
 
     /// Puts `cookie` in the store as it is (an app's own, or one read back from a file).
-    mutating func insert(_ cookie: Cookie, now: Date) {
+    mutating func insert(_ cookie: Cookie, now: Date, publicSuffixes: PublicSuffixList) {
         cookies[cookie.identity] = cookie
-        evict(now: now, keeping: cookie.identity)
+        evict(now: now, keeping: cookie.identity, publicSuffixes: publicSuffixes)
     }
 
     /// Removes the cookies for which `shouldRemove` is true; says how many went.
@@ -118,19 +122,29 @@ struct CookieStore {
         return before - cookies.count
     }
 
-    /// Removes expired cookies, then the least recently used of a domain over its limit, then the
+    /// Removes expired cookies, then the least recently used of a site over its limit, then the
     /// least recently used of all over the total limit (§5.3 step 12); never `keeping`, the cookie
-    /// just set, unless it alone is over a limit of zero.
-    private mutating func evict(now: Date, keeping: Cookie.Identity) {
+    /// just set, unless a limit is zero. A site is a registrable domain (`example.co.uk` for
+    /// `a.b.example.co.uk`), so that one site setting cookies for many subdomains fills its own
+    /// share and never pushes out another site's.
+    private mutating func evict(now: Date, keeping: Cookie.Identity, publicSuffixes: PublicSuffixList) {
         cookies = cookies.filter { !$0.value.isExpired(at: now) }
-        let domain = keeping.domain
-        let ofDomain = cookies.values.filter { $0.domain == domain }
-        if ofDomain.count > limits.perDomain {
-            removeLeastRecentlyUsed(ofDomain, count: ofDomain.count - limits.perDomain, keeping: keeping)
+        let site = self.site(of: keeping.domain, publicSuffixes)
+        let ofSite = cookies.values.filter { $0.domain == keeping.domain || self.site(of: $0.domain, publicSuffixes) == site }
+        if ofSite.count > limits.perDomain {
+            removeLeastRecentlyUsed(ofSite, count: ofSite.count - limits.perDomain, keeping: keeping)
         }
         if cookies.count > limits.total {
             removeLeastRecentlyUsed(Array(cookies.values), count: cookies.count - limits.total, keeping: keeping)
         }
+    }
+
+    /// The registrable domain of `domain`, looked up once per domain.
+    private mutating func site(of domain: String, _ publicSuffixes: PublicSuffixList) -> String {
+        if let known = sites[domain] { return known }
+        let site = publicSuffixes.registrableDomain(domain)
+        sites[domain] = site
+        return site
     }
 
     private mutating func removeLeastRecentlyUsed(_ candidates: [Cookie], count: Int, keeping: Cookie.Identity) {
@@ -159,14 +173,15 @@ struct CookieStore {
     /// The prefix whose rule `setCookie` breaks (RFC 6265bis §4.1.3), if any: `__Secure-` asks for
     /// `Secure`; `__Host-` also for no `Domain` and the path `/`. Matched without regard to case,
     /// and in the value of a cookie without a name, which a server would read the same way.
-    private static func prefixViolation(_ setCookie: SetCookie, isHostOnly: Bool, path: String) -> String? {
+    private static func prefixViolation(_ setCookie: SetCookie) -> String? {
         let name = setCookie.name.isEmpty ? setCookie.value : setCookie.name
         let lowercased = name.prefix(9).lowercased()
         if setCookie.name.isEmpty, lowercased.hasPrefix("__secure-") || lowercased.hasPrefix("__host-") {
             return String(name.prefix(lowercased.hasPrefix("__host-") ? 7 : 9))
         }
         if lowercased.hasPrefix("__secure-"), !setCookie.isSecure { return "__Secure-" }
-        if lowercased.hasPrefix("__host-"), !setCookie.isSecure || setCookie.domain != nil || path != "/" {
+        // `Path=/` written out: a default path of `/` (a cookie set from `/login`) is not enough.
+        if lowercased.hasPrefix("__host-"), !setCookie.isSecure || setCookie.domain != nil || setCookie.path != "/" {
             return "__Host-"
         }
         return nil

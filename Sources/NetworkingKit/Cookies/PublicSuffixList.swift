@@ -47,6 +47,17 @@ public struct PublicSuffixList: Sendable {
         return publicSuffixLabelCount(labels) == labels.count
     }
 
+    /// The registrable domain of `domain` (lowercased, ASCII): its public suffix and one label more
+    /// (`example.co.uk` for `www.example.co.uk`); `domain` itself when it is a public suffix or an
+    /// IP address.
+    public func registrableDomain(_ domain: String) -> String {
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard !labels.isEmpty, !labels.contains(where: \.isEmpty), !CookieMatching.isIPAddress(domain) else { return domain }
+        let count = publicSuffixLabelCount(labels)
+        guard count < labels.count else { return domain }
+        return labels.suffix(count + 1).joined(separator: ".")
+    }
+
     /// How many labels, from the right, the public suffix of `labels` has.
     private func publicSuffixLabelCount(_ labels: [Substring]) -> Int {
         let suffixes = (0..<labels.count).map { labels[$0...].joined(separator: ".") }

@@ -26,44 +26,44 @@ struct SetCookie: Equatable {
     static let maxAttributeValueBytes = 1024
 
     /// Parses one `Set-Cookie` field value; `nil` when the field is to be ignored.
+    ///
+    /// Split at the bytes `;` and `=`, never at Characters: a `;` followed by a combining mark is
+    /// still a separator, and a character merely equivalent to one (U+037E) is not.
     init?(_ field: String) {
         // Control characters (other than a tab) refuse the field: a NUL or CR in a stored cookie
         // could end a header it is later written into.
         guard !field.utf8.contains(where: { ControlCharacters.isControl($0, allowingTab: true) }) else { return nil }
-        let pair: Substring
-        let attributes: Substring?
-        if let semicolon = field.firstIndex(of: ";") {
-            pair = field[..<semicolon]
-            attributes = field[field.index(after: semicolon)...]
-        } else {
-            pair = field[...]
-            attributes = nil
-        }
-        if let equals = pair.firstIndex(of: "=") {
-            name = pair[..<equals].trimmingHTTPWhitespace()
-            value = pair[pair.index(after: equals)...].trimmingHTTPWhitespace()
+        let parts = field[...].utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+        let pair = parts[0]
+        if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+            name = Self.text(pair[..<equals])
+            value = Self.text(pair[pair.index(after: equals)...])
         } else {
             name = ""
-            value = pair.trimmingHTTPWhitespace()
+            value = Self.text(pair)
         }
         guard !(name.isEmpty && value.isEmpty), name.utf8.count + value.utf8.count <= Self.maxNameAndValueBytes else {
             return nil
         }
-        guard let attributes else { return }
-        for attribute in attributes.split(separator: ";", omittingEmptySubsequences: false) {
+        for attribute in parts.dropFirst() {
             apply(attribute)
         }
     }
 
+    /// `bytes` without leading and trailing spaces and tabs, as text.
+    private static func text(_ bytes: Substring.UTF8View) -> String {
+        String(decoding: bytes.trimmingHTTPWhitespace(), as: UTF8.self)
+    }
+
     /// RFC 6265 §5.2.1-§5.2.6, and SameSite (RFC 6265bis §5.6.7); unknown attributes are ignored.
-    private mutating func apply(_ attribute: Substring) {
+    private mutating func apply(_ attribute: Substring.UTF8View) {
         let attributeName: String
         let attributeValue: String
-        if let equals = attribute.firstIndex(of: "=") {
-            attributeName = attribute[..<equals].trimmingHTTPWhitespace()
-            attributeValue = attribute[attribute.index(after: equals)...].trimmingHTTPWhitespace()
+        if let equals = attribute.firstIndex(of: UInt8(ascii: "=")) {
+            attributeName = Self.text(attribute[..<equals])
+            attributeValue = Self.text(attribute[attribute.index(after: equals)...])
         } else {
-            attributeName = attribute.trimmingHTTPWhitespace()
+            attributeName = Self.text(attribute)
             attributeValue = ""
         }
         guard attributeValue.utf8.count <= Self.maxAttributeValueBytes else { return }

@@ -22,7 +22,7 @@ struct RedirectChain {
     private(set) var urls: [URL]
     private var visited: Set<Visit>
     /// Once removed, credentials stay removed, even if a later hop comes back to the first origin.
-    private(set) var credentialsRemoved = false
+    private var credentialsRemoved = false
 
     init(request: HTTPRequest, url: URL, body: HTTPBody?, policy: RedirectPolicy) {
         original = request
@@ -34,8 +34,12 @@ struct RedirectChain {
         visited = [Visit(request)]
     }
 
-    /// The request that follows `response`'s `location`, or the reason it may not be followed.
-    mutating func nextHop(to location: String, after response: HTTPResponse) throws -> Hop {
+    /// The request that follows `response`'s `location`, or the reason it may not be followed;
+    /// `prepare` adjusts it before the loop check (a cookie set on the way makes a request to the
+    /// same URL another request), given whether credentials have been removed.
+    mutating func nextHop(
+        to location: String, after response: HTTPResponse, prepare: (inout HTTPRequest, _ credentialsRemoved: Bool) -> Void = { _, _ in }
+    ) throws -> Hop {
         func failure(_ reason: RedirectFailure.Reason, target: URL? = nil) -> NetworkError {
             .redirectFailed(
                 RedirectFailure(
@@ -72,6 +76,7 @@ struct RedirectChain {
             for name in Self.conditionHeaders { next.headerFields[name] = nil }
             credentialsRemoved = true
         }
+        prepare(&next, credentialsRemoved)
         guard visited.insert(Visit(next)).inserted else {
             throw failure(.loop, target: target)
         }
@@ -103,16 +108,19 @@ struct RedirectChain {
     ]
 
     /// A request as loop detection compares it: method, origin (default ports and letter case
-    /// normalized) and the path and query as sent; fragments never reach the wire.
+    /// normalized), the path and query as sent (fragments never reach the wire), and the cookies:
+    /// a server that sets a cookie and sends the client back to the same URL is no loop.
     private struct Visit: Hashable {
         let method: HTTPRequest.Method
         let origin: Origin?
         let target: String?
+        let cookie: String?
 
         init(_ request: HTTPRequest) {
             method = request.method
             origin = request.url.map(Origin.init)
             target = request.path
+            cookie = request.headerFields[.cookie]
         }
     }
 }

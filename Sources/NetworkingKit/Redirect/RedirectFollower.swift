@@ -32,11 +32,8 @@ struct RedirectFollower: Sendable {
 
         var chain = RedirectChain(request: request, url: firstURL, body: body, policy: policy)
         while Self.isRedirect(response.status), let location = response.headerFields[.location] {
-            var hop = try chain.nextHop(to: location, after: response)
-            if let step {
-                var hopRequest = hop.request
-                step.prepare(hop: &hopRequest, credentialsRemoved: chain.credentialsRemoved)
-                hop = RedirectChain.Hop(request: hopRequest, body: hop.body, url: hop.url)
+            let hop = try chain.nextHop(to: location, after: response) { request, credentialsRemoved in
+                step?.prepare(hop: &request, credentialsRemoved: credentialsRemoved)
             }
             context.logger.debug(
                 "Following redirect",

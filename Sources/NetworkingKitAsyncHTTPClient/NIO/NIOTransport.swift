@@ -130,9 +130,7 @@ public struct NIOTransport: HTTPTransport {
         if !request.headerFields.contains(where: { $0.name.canonicalName == "host" }) {
             headers.add(name: "Host", value: authority)
         }
-        for field in request.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
-        }
+        headers.add(request.headerFields)
         if configuration.decodesContent, !request.headerFields.contains(.acceptEncoding) {
             headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
         }

@@ -210,7 +210,8 @@ struct NetkitCommandTests {
         }
     }
 
-    @Test("--cookie-jar keeps a session across runs, in an owner-only file that shows no cookie value on screen")
+    @Test(
+        "--cookie-jar keeps a session across runs, in an owner-only file that shows no cookie value on screen; -u sends Basic credentials")
     func cookieJar() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-jar-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -234,6 +235,11 @@ struct NetkitCommandTests {
             #expect(me.output.contains(#""username" : "woody""#))
             let without = try await Self.netkit(["request", "GET", "\(base)/cookies/me"])
             #expect(without.status == 4)
+
+            let basic = try await Self.netkit(["request", "GET", "\(base)/auth/basic", "-u", "woody:andy"])
+            #expect(basic.status == 0, "\(basic.error)")
+            #expect(basic.output.contains(#""username" : "woody""#))
+            #expect(basic.error.contains("clear text"))
         }
     }
 

@@ -1,5 +1,6 @@
 import DemoAPI
 import Foundation
+import HTTPTypes
 import NetworkingKit
 import Testing
 
@@ -98,6 +99,27 @@ struct CookieJarIntegrationTests {
             _ = try await Self.client(server, kind, jar: try CookieJar(contentsOf: fileURL)).send(Self.login)
             let later = Self.client(server, kind, jar: try CookieJar(contentsOf: fileURL))
             #expect(try await later.send(Request<Username>(path: "/cookies/me")) == Username(username: "woody"))
+        }
+    }
+}
+
+/// What goes on the wire: one `Cookie` line, as RFC 6265 §5.4 requires of HTTP/1.1, over every
+/// transport.
+@Suite("Cookie header on the wire", .timeLimit(.minutes(5)))
+struct CookieHeaderOnWireTests {
+    @Test("the jar's cookies and the caller's go in one Cookie line", arguments: TransportKind.allCases)
+    func oneLine(kind: TransportKind) async throws {
+        try await ByteFaultServer.withServer { server in
+            let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            let jar = CookieJar()
+            try await jar.setCookies(
+                from: HTTPFields([HTTPField(name: .setCookie, value: "a=1"), HTTPField(name: .setCookie, value: "b=2")]), for: base)
+            let client = LiveAPIClient(
+                configuration: .init(baseURL: base, transport: kind.transport, middlewares: [jar], timeout: .seconds(120)))
+            let head: String = try await client.send(Request(path: "/request-head", headers: ["Cookie": "mine=0"]))
+            let cookieLines = head.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("cookie:") }
+            #expect(cookieLines.count == 1, "\(head)")
+            #expect(cookieLines.first.map { $0.dropFirst("cookie:".count).trimmingCharacters(in: .whitespaces) } == "mine=0; a=1; b=2")
         }
     }
 }

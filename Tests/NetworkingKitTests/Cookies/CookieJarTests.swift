@@ -88,6 +88,60 @@ struct CookieJarTests {
         #expect(transport.requests.first?.header("Cookie") == "a=mine; b=jar")
     }
 
+    @Test("a nameless jar cookie merges with a caller's pair that has no =")
+    func namelessMerge() async throws {
+        let jar = CookieJar()
+        try await jar.setCookies(from: Self.fields("opaque-token"), for: URL(string: "https://api.example.com/")!)
+        let (client, transport) = makeClient(middlewares: [jar])
+        try await client.send(Request<Void>(path: "/x", headers: ["Cookie": "legacy"]))
+        // The caller's nameless value wins over the jar's nameless one, as a named pair would.
+        #expect(transport.requests.first?.header("Cookie") == "legacy")
+    }
+
+    @Test("removeAll's predicate may read the jar: it runs outside the lock")
+    func reentrantRemove() async throws {
+        let jar = CookieJar()
+        try await jar.setCookies(from: Self.fields("a=1", "b=2"), for: URL(string: "https://example.com/")!)
+        try await jar.removeAll { cookie in jar.cookies.count == 2 && cookie.name == "a" }
+        #expect(jar.cookies.map(\.name) == ["b"])
+    }
+
+    @Test("a server that sets a cookie and sends the client back to the same URL is no loop")
+    func setAndReturn() async throws {
+        let jar = CookieJar()
+        let (client, transport) = makeClient(middlewares: [jar]) { request in
+            request.header("Cookie") == nil ? Self.answer(.found, location: "/v1/page", setting: ["consent=1"]) : .status(.noContent)
+        }
+        try await client.send(Request<Void>(path: "/page"))
+        #expect(transport.requests.map { $0.header("Cookie") } == [nil, "consent=1"])
+    }
+
+    @Test("a login whose 302 rotates the session: the next hop carries the new one, not the caller's stale one")
+    func rotatedOnRedirect() async throws {
+        let jar = CookieJar()
+        let (client, transport) = makeClient(middlewares: [jar]) { request in
+            request.path == "/v1/login"
+                ? Self.answer(.found, location: "/v1/home", setting: ["session=new; Path=/"]) : .status(.noContent)
+        }
+        try await client.send(Request<Void>(path: "/login", headers: ["Cookie": "session=old; lang=en"]))
+        #expect(transport.requests.map { $0.header("Cookie") } == ["session=old; lang=en", "lang=en; session=new"])
+    }
+
+    @Test("A to B and back to A: the caller's cookie stays removed, A's jar cookies come back")
+    func backToFirstOrigin() async throws {
+        let jar = CookieJar()
+        try await jar.setCookies(from: Self.fields("a=jar"), for: URL(string: "https://api.example.com/")!)
+        let (client, transport) = makeClient(middlewares: [jar]) { request in
+            switch (request.url?.host ?? "", request.path) {
+            case ("api.example.com", "/v1/start"): .status(.found, headers: ["Location": "https://b.example.org/hop"])
+            case ("b.example.org", _): .status(.found, headers: ["Location": "https://api.example.com/v1/end"])
+            default: .status(.noContent)
+            }
+        }
+        try await client.send(Request<Void>(path: "/start", headers: ["Cookie": "mine=1"]))
+        #expect(transport.requests.map { $0.header("Cookie") } == ["mine=1; a=jar", nil, "a=jar"])
+    }
+
     @Test("a cookie set by a 302 goes with the request it leads to")
     func cookieOnRedirect() async throws {
         let jar = CookieJar()
@@ -115,7 +169,7 @@ struct CookieJarTests {
         #expect(jar.cookies(for: URL(string: "https://other.example.org/")!).map(\.name) == ["other"])
     }
 
-    @Test("a hostile server's cookies are refused: for a public suffix, another domain, http shadowing https")
+    @Test("a hostile server's cookies are refused: for a public suffix, another domain, another address")
     func hostileServer() async throws {
         let jar = CookieJar()
         let (client, _) = makeClient(middlewares: [jar]) { _ in
@@ -185,6 +239,24 @@ struct CookieJarTests {
         #expect(jar.cookies.isEmpty)
         try await jar.setCookies(from: Self.fields("a=1; Max-Age=60"), for: URL(string: "https://example.com/")!)
         #expect(try CookieJar(contentsOf: fileURL).cookies.map(\.name) == ["a"])
+    }
+
+    @Test("cookies in a file are checked as an app's own: one with a CR is dropped, an upper-case domain lowercased")
+    func fileEditedByHand() throws {
+        let fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("jar-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: fileURL) }
+        let future = Date().timeIntervalSince1970 + 3600
+        func entry(_ name: String, _ value: String, _ domain: String) -> String {
+            #"{"name":"\#(name)","value":"\#(value)","domain":"\#(domain)","isHostOnly":true,"path":"/","expires":\#(future),"#
+                + #""isSecure":false,"isHTTPOnly":false,"sameSite":"lax","created":0,"lastAccessed":0}"#
+        }
+        let text =
+            #"{"version":1,"cookies":["# + entry("bad", "x\\r\\nX-Injected: 1", "example.com") + ","
+            + entry("good", "1", "EXAMPLE.com") + "]}"
+        try Data(text.utf8).write(to: fileURL)
+        let jar = try CookieJar(contentsOf: fileURL)
+        #expect(jar.cookies.map(\.name) == ["good"])
+        #expect(jar.cookies(for: URL(string: "https://example.com/")!).map(\.name) == ["good"])
     }
 
     @Test("a file that cannot be written fails the save, not the call: the cookie is kept in memory")

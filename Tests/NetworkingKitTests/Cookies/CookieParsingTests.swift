@@ -79,6 +79,16 @@ struct CookieParsingTests {
         #expect(SetCookie(field) == nil)
     }
 
+    @Test("split at the byte ;, not at a character equivalent to it, nor missed before a combining mark")
+    func separatorsAreBytes() throws {
+        let greekQuestionMark = try #require(SetCookie("a=b\u{037E} Secure"))
+        #expect(greekQuestionMark.value == "b\u{037E} Secure")
+        #expect(!greekQuestionMark.isSecure)
+        let combining = try #require(SetCookie("a=b;\u{301}Secure; HttpOnly"))
+        #expect(combining.value == "b")
+        #expect(combining.isHTTPOnly)
+    }
+
     @Test("a tab is allowed, and 4096 bytes of name and value are")
     func limits() throws {
         #expect(SetCookie("a=b\tc") != nil)
@@ -157,6 +167,9 @@ struct FoldedSetCookieTests {
         ("a=1, , b=2", ["a=1, ", "b=2"].map { $0.trimmingCharacters(in: .whitespaces) }),
         ("token, b=2", ["token", "b=2"]),
         ("a=x, y", ["a=x, y"]),
+        // A value with a comma breaks the rules (RFC 6265 §4.1.1), and is split like two cookies:
+        // the first loses the attributes. A limit of the URLSession transport, documented.
+        ("prefs=a,b=c; Secure", ["prefs=a", "b=c; Secure"]),
     ]
 
     @Test("split where a name and = follow a comma, never inside a date", arguments: cases)

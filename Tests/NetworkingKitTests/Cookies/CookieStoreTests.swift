@@ -107,6 +107,8 @@ struct CookieStoreTests {
         ("__Host-a=1; Secure; Path=/; Domain=example.com", "https://example.com/", .prefix("__Host-")),
         ("__Host-a=1; Path=/", "https://example.com/", .prefix("__Host-")),
         ("__Host-x", "https://example.com/", .prefix("__Host-")),
+        // The path must be written out, not defaulted to /.
+        ("__Host-a=1; Secure", "https://example.com/login", .prefix("__Host-")),
     ]
 
     @Test("cookies the storage model refuses", arguments: refusals)
@@ -133,9 +135,34 @@ struct CookieStoreTests {
         _ = store.store(SetCookie("sid=good; Secure; Domain=example.com")!, from: secure, now: Self.now, publicSuffixes: .builtIn)
         let outcome = store.store(SetCookie("sid=evil; Path=/")!, from: plain, now: Self.now, publicSuffixes: .builtIn)
         #expect(outcome == .refused(.overwritesSecureCookie))
-        // Another name is fine.
-        let other = store.store(SetCookie("theme=dark")!, from: plain, now: Self.now, publicSuffixes: .builtIn)
-        #expect(other != .refused(.overwritesSecureCookie))
+        // Nor delete it.
+        let deletion = store.store(SetCookie("sid=; Max-Age=0")!, from: plain, now: Self.now, publicSuffixes: .builtIn)
+        #expect(deletion == .refused(.overwritesSecureCookie))
+        #expect(store.cookies.values.map(\.value) == ["good"])
+        // Another name is fine, and https may replace it.
+        guard case .stored = store.store(SetCookie("theme=dark")!, from: plain, now: Self.now, publicSuffixes: .builtIn) else {
+            Issue.record("another name was not stored")
+            return
+        }
+        guard
+            case .stored(let replaced) = store.store(
+                SetCookie("sid=new; Secure; Domain=example.com")!, from: secure, now: Self.now, publicSuffixes: .builtIn)
+        else {
+            Issue.record("https could not replace its secure cookie")
+            return
+        }
+        #expect(replaced.value == "new")
+    }
+
+    @Test("paths and domains are compared byte by byte: a Kelvin sign is no K, and nothing traps")
+    func unicodeEquivalence() {
+        var (store, outcomes) = Self.store(["a=1; Path=/\u{212A}", "b=1; Domain=\u{212A}.example.com"], from: "https://example.com/")
+        #expect(outcomes[1] == .refused(.domainMismatch("\u{212A}.example.com".lowercased())))
+        #expect(Self.header(&store, for: "https://example.com/Kx") == "")
+        #expect(Self.header(&store, for: "https://example.com/K") == "")
+        #expect(CookieMatching.path("/\u{212A}", matches: "/K") == false)
+        #expect(CookieMatching.path("/K", matches: "/\u{212A}") == false)
+        #expect(CookieMatching.host("k.example.com", matchesDomain: "\u{212A}.example.com") == false)
     }
 
     @Test("a cookie of the same name, domain and path replaces the old one and keeps its creation time")
@@ -220,7 +247,29 @@ struct CookieStoreTests {
                 SetCookie("b\(index)=1")!, from: b, now: Self.now.addingTimeInterval(Double(20 + index)), publicSuffixes: .builtIn)
         }
         #expect(store.cookies.count == 5)
-        #expect(store.cookies.values.contains { $0.name == "b2" })
+        // The total limit took the least recently used of all: a2, last used when it was set.
+        #expect(Set(store.cookies.values.map(\.name)) == ["a0", "a3", "b0", "b1", "b2"])
+    }
+
+    @Test("the limit per site counts every subdomain of a registrable domain together")
+    func limitPerSite() {
+        var store = CookieStore(limits: .init(perDomain: 2, total: 100))
+        for (index, host) in ["a.example.co.uk", "b.example.co.uk", "c.example.co.uk", "other.co.uk"].enumerated() {
+            let target = CookieTarget(URL(string: "https://\(host)/")!)!
+            _ = store.store(
+                SetCookie("n\(index)=1")!, from: target, now: Self.now.addingTimeInterval(Double(index)), publicSuffixes: .builtIn)
+        }
+        #expect(Set(store.cookies.values.map(\.name)) == ["n1", "n2", "n3"])
+        #expect(PublicSuffixList.builtIn.registrableDomain("a.b.example.co.uk") == "example.co.uk")
+        #expect(PublicSuffixList.builtIn.registrableDomain("co.uk") == "co.uk")
+        #expect(PublicSuffixList.builtIn.registrableDomain("127.0.0.1") == "127.0.0.1")
+    }
+
+    @Test("a limit of zero keeps nothing, and says so")
+    func zeroLimit() {
+        let (store, outcomes) = Self.store(["a=1"], from: "https://example.com/", limits: .init(perDomain: 0))
+        #expect(outcomes == [.refused(.overLimit)])
+        #expect(store.cookies.isEmpty)
     }
 }
 

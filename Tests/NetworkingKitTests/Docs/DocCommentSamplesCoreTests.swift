@@ -70,6 +70,14 @@ private func loadFilmsData() async throws -> Data {
 private func showMissingFilm() {}
 
 private enum DocCommentCoreSamples {
+    static func basicAuthenticationSample(apiURL: URL) throws {
+        // <doc-sample>
+        let basic = try BasicAuthentication(username: "woody", password: "andy")
+        let client = LiveAPIClient(configuration: .init(baseURL: apiURL, middlewares: [basic]))
+        // </doc-sample>
+        _ = client
+    }
+
     // MARK: Auth
 
     static func authManagerSample(apiURL: URL, tokenFile: URL, appState: SampleSignInScreen) async throws {
@@ -416,6 +424,7 @@ struct DocCommentSamplesCoreTests {
     func samplesMatch() throws {
         try CompiledSamples.expectSameDocSamples(
             sources: [
+                "Sources/NetworkingKit/Auth/BasicAuthentication.swift",
                 "Sources/NetworkingKit/Auth/AuthManager.swift",
                 "Sources/NetworkingKit/Auth/AuthToken.swift",
                 "Sources/NetworkingKit/Auth/AuthenticationMiddleware.swift",
