@@ -25,6 +25,14 @@ struct StatusRoutes: Sendable {
             guard status.mayHaveBody else { return Response(status: status) }
             return try JSONBody.response(["message": "status \(code)"], status: status)
         }
+        router.get("/html") { _, _ in
+            // What a proxy, a captive portal or a load balancer's maintenance page answers in
+            // place of an API: 200, and HTML.
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            let page = "<!DOCTYPE html><html><head><title>Sign in to the network</title></head><body>Maintenance</body></html>"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+        }
         router.any("/redirect/{code}") { request, context in
             let code = try context.pathInt("code", in: 300...308)
             // `body_bytes` gives the redirect a body of its own, which a client must read or drop.

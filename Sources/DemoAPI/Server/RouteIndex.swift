@@ -32,6 +32,7 @@ enum RouteIndex {
         "/auth/refresh": "a new pair for {\"refresh_token\": ...}; the old refresh token is spent (?ttl=S &delay_ms=)",
         "/auth/expire": "expires the access token of ?username= now, so its next call must refresh",
         "/me": "the user of the bearer token, 401 without a valid one",
+        "/html": "a 200 HTML page, as a proxy or captive portal answers in place of an API",
         "/auth/basic": "the user of Basic credentials (woody:andy), 401 with a Basic challenge without valid ones",
         "/cookies/login": "POST {\"username\": ..., \"password\": ...}: sets demo_session (HttpOnly, SameSite=Lax, 1 h)",
         "/cookies/me": "the user of the demo_session cookie, 401 without a valid one",

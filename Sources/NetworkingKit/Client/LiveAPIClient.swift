@@ -167,7 +167,8 @@ public struct LiveAPIClient: APIClient {
                 }
             let value = try ResponseDecoding.decode(
                 type, from: data, response: answer.response, method: call.request.method,
-                decoder: call.context.options.decoder ?? configuration.decoder, request: call.summary)
+                decoder: call.context.options.decoder ?? configuration.decoder,
+                acceptableContentTypes: call.context.options.acceptableContentTypes, request: call.summary)
             return Response(
                 value: value, request: call.summary, response: answer.response, data: data,
                 duration: ContinuousClock.now - call.start, redirectChain: answer.redirects,

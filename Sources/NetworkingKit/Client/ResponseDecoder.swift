@@ -16,8 +16,25 @@ public import Foundation
 public protocol ResponseDecoder: Sendable {
     /// Decodes a value of type `T` from an answer's body.
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+
+    /// The media types this decoder reads (`application/json`, `+json`, `type/*`, `*/*`): an
+    /// answer labelled otherwise fails with ``NetworkError/unacceptableContentType(_:accepted:)``
+    /// before it is decoded; `nil` (the default) checks nothing. An endpoint can say otherwise
+    /// with ``RequestOptions/acceptableContentTypes``.
+    var acceptableContentTypes: [String]? { get }
 }
 
-extension JSONDecoder: ResponseDecoder {}
+extension ResponseDecoder {
+    /// No check: a decoder of another format says what it reads.
+    public var acceptableContentTypes: [String]? { nil }
+}
 
-extension FastJSONDecoder: ResponseDecoder {}
+extension JSONDecoder: ResponseDecoder {
+    /// `application/json` and every `+json` type (`application/problem+json`).
+    public var acceptableContentTypes: [String]? { MediaTypes.json }
+}
+
+extension FastJSONDecoder: ResponseDecoder {
+    /// `application/json` and every `+json` type (`application/problem+json`).
+    public var acceptableContentTypes: [String]? { MediaTypes.json }
+}

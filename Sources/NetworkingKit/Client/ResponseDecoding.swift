@@ -25,6 +25,7 @@ enum ResponseDecoding {
         response: HTTPResponse,
         method: HTTPMethod,
         decoder: any ResponseDecoder,
+        acceptableContentTypes: [String]? = nil,
         request: RequestSummary
     ) throws -> T {
         // The status is parsed from its field on every read: read once.
@@ -46,6 +47,15 @@ enum ResponseDecoding {
                 return value
             }
             throw failure(type, body, reason: "the response had no body", request: request)
+        }
+        if let accepted = acceptableContentTypes ?? decoder.acceptableContentTypes,
+            let contentType = response.headerFields[.contentType], !MediaTypes.accepts(contentType, accepted)
+        {
+            throw NetworkError.unacceptableContentType(
+                HTTPFailure(
+                    request: request, response: response, body: body.prefix(HTTPFailure.maxBodyCopy),
+                    isBodyTruncated: body.count > HTTPFailure.maxBodyCopy),
+                accepted: accepted)
         }
         do {
             return try decoder.decode(T.self, from: body)

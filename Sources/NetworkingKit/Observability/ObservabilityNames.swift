@@ -31,6 +31,7 @@ enum ObservabilityNames {
         case .cancelled: return "cancelled"
         case .responseTooLarge: return "response_too_large"
         case .decodingFailed: return "decoding_failed"
+        case .unacceptableContentType: return "unacceptable_content_type"
         case .bodyNotReplayable: return "body_not_replayable"
         case .fileFailed: return "file_failed"
         case .unknown: return "unknown"

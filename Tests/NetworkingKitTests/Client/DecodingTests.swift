@@ -58,10 +58,27 @@ struct DecodingTests {
         #expect(failure.codingPath == "title")
     }
 
-    @Test("an HTML page where JSON was expected is a decoding error with the snippet, not a crash")
+    @Test("an HTML page labelled as HTML where JSON was expected fails naming its type, with its body kept")
     func htmlInsteadOfJSON() async throws {
         let html = "<!DOCTYPE html><html><body>" + String(repeating: "Maintenance ", count: 100) + "</body></html>"
-        let (client, _) = makeClient { _ in .text(html, contentType: "text/html") }
+        let (client, _) = makeClient { _ in .text(html, contentType: "text/html; charset=utf-8") }
+        let error = await networkError { _ = try await client.send(Request<[Film]>(path: "/films")) }
+        guard case .unacceptableContentType(let failure, let accepted)? = error else {
+            Issue.record("expected unacceptableContentType, got \(String(describing: error))")
+            return
+        }
+        #expect(accepted == ["application/json", "+json"])
+        #expect(String(decoding: failure.body, as: UTF8.self) == html)
+        #expect(error?.statusCode == 200)
+        #expect(error?.description.contains("text/html") == true)
+        #expect(error?.localizedDescription.contains("unexpected kind") == true)
+        #expect(error == .unacceptableContentType(failure, accepted: ["application/json", "+json"]))
+    }
+
+    @Test("an HTML page with no Content-Type is decoded, and fails as a decoding error with the snippet, not a crash")
+    func unlabelledHTML() async throws {
+        let html = "<!DOCTYPE html><html><body>" + String(repeating: "Maintenance ", count: 100) + "</body></html>"
+        let (client, _) = makeClient { _ in .data(Data(html.utf8)) }
         let error = await networkError { _ = try await client.send(Request<[Film]>(path: "/films")) }
         guard case .decodingFailed(let failure) = error else {
             Issue.record("expected decodingFailed, got \(String(describing: error))")

@@ -363,6 +363,14 @@ private enum DocCommentCoreSamples {
         // </doc-sample>
         _ = films
     }
+
+    static func acceptableContentTypesSample() {
+        // <doc-sample>
+        var options = RequestOptions()
+        options.acceptableContentTypes = ["application/json", "text/json"]   // an old server
+        // </doc-sample>
+        _ = options
+    }
 }
 
         // <doc-sample>
@@ -448,6 +456,7 @@ struct DocCommentSamplesCoreTests {
                 "Sources/NetworkingKit/Endpoint/APIEndpoint.swift",
                 "Sources/NetworkingKit/Endpoint/PathSegment.swift",
                 "Sources/NetworkingKit/Endpoint/Request.swift",
+                "Sources/NetworkingKit/Endpoint/RequestOptions+Coders.swift",
                 "Sources/NetworkingKit/Core/RequestOptions.swift",
                 "Sources/NetworkingKit/Core/Errors/NetworkError.swift",
                 "Sources/NetworkingKit/Core/Errors/NetworkError+Equatable.swift",

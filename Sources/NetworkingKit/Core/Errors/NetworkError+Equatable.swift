@@ -12,7 +12,8 @@ import Foundation
 ///
 /// - HTTP cases: the status code (and a 429's `Retry-After`).
 /// - `transport`: the kind and the code; `redirectFailed` and `fileFailed`: the reason (and the
-///   file); `decodingFailed`: the type and the coding path; `responseTooLarge`: the limit.
+///   file); `decodingFailed`: the type and the coding path; `responseTooLarge`: the limit;
+///   `unacceptableContentType`: the type received and those accepted.
 /// - `invalidURL`, `invalidRequest`, `encodingFailed`: their texts.
 /// - `unknown`: the wrapped errors' types and descriptions.
 extension NetworkError: Equatable {
@@ -40,6 +41,8 @@ extension NetworkError: Equatable {
             true
         case let (.responseTooLarge(left, _), .responseTooLarge(right, _)):
             left == right
+        case let (.unacceptableContentType(left, leftAccepted), .unacceptableContentType(right, rightAccepted)):
+            left.response.headerFields[.contentType] == right.response.headerFields[.contentType] && leftAccepted == rightAccepted
         case let (.decodingFailed(left), .decodingFailed(right)):
             left.typeName == right.typeName && left.codingPath == right.codingPath
         case let (.fileFailed(left), .fileFailed(right)):

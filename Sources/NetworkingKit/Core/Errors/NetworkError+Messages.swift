@@ -51,6 +51,8 @@ extension NetworkError: LocalizedError {
             return "The server's answer was too large to load."
         case .decodingFailed:
             return "The server's answer could not be read. Please try again later."
+        case .unacceptableContentType:
+            return "The server sent an answer of an unexpected kind. Check your connection (a network sign-in page?) and try again."
         case .fileFailed(let failure):
             switch failure.reason {
             case .notFound, .notAFile, .notReadable, .changedWhileReading:
@@ -99,6 +101,9 @@ extension NetworkError: CustomStringConvertible {
             return "response body larger than \(limit) bytes" + (request.map { ": \($0)" } ?? "")
         case .decodingFailed(let failure):
             return failure.request.map { "\($0): " + failure.description } ?? failure.description
+        case .unacceptableContentType(let failure, let accepted):
+            let received = failure.response.headerFields[.contentType] ?? "(none)"
+            return "\(failure.description): Content-Type \(received) is not one of \(accepted.joined(separator: ", "))"
         case .fileFailed(let failure):
             return "file failed: \(failure)"
         case .bodyNotReplayable:

@@ -82,6 +82,10 @@ public enum NetworkError: Error, Sendable {
     case responseTooLarge(limit: Int, request: RequestSummary?)
     /// The response arrived but could not be decoded into the expected type.
     case decodingFailed(DecodingFailure)
+    /// The answer's `Content-Type` is not one the call decodes (an HTML page from a proxy or a
+    /// captive portal where JSON was expected): what arrived, and the types that were accepted;
+    /// see ``RequestOptions/acceptableContentTypes``.
+    case unacceptableContentType(HTTPFailure, accepted: [String])
     /// A one-shot streamed body was asked to be sent a second time (by a retry or redirect).
     case bodyNotReplayable
     /// A local file of the transfer could not be used: a file to upload is missing, unreadable or
@@ -115,7 +119,7 @@ public enum NetworkError: Error, Sendable {
         case .badRequest(let failure), .unauthorized(let failure), .invalidCredentials(let failure),
             .forbidden(let failure), .notFound(let failure), .conflict(let failure),
             .validationFailed(let failure), .rateLimited(let failure, _), .clientError(let failure),
-            .serverError(let failure), .unexpectedStatus(let failure):
+            .serverError(let failure), .unexpectedStatus(let failure), .unacceptableContentType(let failure, _):
             return failure
         default:
             return nil
