@@ -32,6 +32,11 @@ private struct TodoPage: Decodable, Sendable {
     let nextCursor: String?
 }
 
+/// Stands for a view's progress bar.
+final class SampleProgressBar {
+    var fraction = 0.0
+}
+
 private struct Post: Decodable, Sendable {
     let title: String
 }
@@ -345,6 +350,17 @@ private enum DocCommentClientSamples {
 
     // MARK: Decoding
 
+    static func progressTaskSample(client: LiveAPIClient, reportURL: URL, bar: SampleProgressBar) async throws {
+        // <doc-sample>
+        let transfer = client.downloadTask(Files.report, to: reportURL)
+        for await progress in transfer.progress {
+            bar.fraction = progress.fraction ?? 0
+        }
+        let file = try await transfer.value
+        // </doc-sample>
+        _ = file
+    }
+
     static func fastJSONDecoderSample(data: Data) throws {
         // <doc-sample>
         var decoder = FastJSONDecoder()
@@ -452,6 +468,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Transfer/APIClient+Download.swift",
                 "Sources/NetworkingKit/Transfer/APIClient+Upload.swift",
                 "Sources/NetworkingKit/Transfer/TransferProgress.swift",
+                "Sources/NetworkingKit/Transfer/ProgressTask.swift",
                 "Sources/NetworkingKit/JSON/FastJSONDecoder.swift",
                 "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
