@@ -6,6 +6,7 @@ public struct RequestBody: Sendable {
         case json(any Encodable & Sendable)
         case data(Data, contentType: String?)
         case form([URLQueryItem])
+        case encodedForm(any Encodable & Sendable, URLQueryEncoder)
         case stream(HTTPBody, contentType: String?)
         case file(URL, contentType: String?)
         case multipart(MultipartFormData)
@@ -36,6 +37,13 @@ public struct RequestBody: Sendable {
     /// A URL-encoded form from name-value pairs, sorted by name so the body is deterministic.
     public static func form(_ fields: [String: String]) -> RequestBody {
         .form(fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// A URL-encoded form from an `Encodable` value, its fields written by `encoder` (arrays,
+    /// booleans, dates and nested values as it says) when the request is built; a value it cannot
+    /// encode fails the call with ``NetworkError/encodingFailed(reason:underlying:)``.
+    public static func form(_ value: some Encodable & Sendable, encoder: URLQueryEncoder = URLQueryEncoder()) -> RequestBody {
+        RequestBody(content: .encodedForm(value, encoder))
     }
 
     /// A streamed body, for uploads too large to hold in memory.

@@ -106,6 +106,14 @@ struct RequestTarget {
                 return (HTTPBody(data), contentType)
             case .form(let fields):
                 return (HTTPBody(PercentEncoding.formEncode(fields)), "application/x-www-form-urlencoded")
+            case .encodedForm(let value, let formEncoder):
+                let fields: [URLQueryItem]
+                do {
+                    fields = try formEncoder.encode(value)
+                } catch {
+                    throw NetworkError.encodingFailed(reason: "\(type(of: value)) could not be encoded as a form", underlying: error)
+                }
+                return (HTTPBody(PercentEncoding.formEncode(fields)), "application/x-www-form-urlencoded")
             case .stream(let stream, let contentType):
                 return (stream, contentType)
             case .file(let url, let contentType):

@@ -371,6 +371,20 @@ private enum DocCommentCoreSamples {
         // </doc-sample>
         _ = options
     }
+
+    static func urlQueryEncoderSample() throws {
+        // <doc-sample>
+        struct FilmFilter: Encodable, Sendable {
+            var director: String?
+            var years: [Int]
+            var includeShorts: Bool
+        }
+        let filter = FilmFilter(director: "Pete Docter", years: [2009, 2015], includeShorts: false)
+        let films = Request<[PixarFilm]>(path: "/films", query: try URLQueryEncoder().encode(filter))
+        // /films?director=Pete%20Docter&include_shorts=false&years=2009&years=2015
+        // </doc-sample>
+        _ = films
+    }
 }
 
         // <doc-sample>
@@ -457,6 +471,7 @@ struct DocCommentSamplesCoreTests {
                 "Sources/NetworkingKit/Endpoint/PathSegment.swift",
                 "Sources/NetworkingKit/Endpoint/Request.swift",
                 "Sources/NetworkingKit/Endpoint/RequestOptions+Coders.swift",
+                "Sources/NetworkingKit/Endpoint/URLQueryEncoder.swift",
                 "Sources/NetworkingKit/Core/RequestOptions.swift",
                 "Sources/NetworkingKit/Core/Errors/NetworkError.swift",
                 "Sources/NetworkingKit/Core/Errors/NetworkError+Equatable.swift",
