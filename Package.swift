@@ -77,10 +77,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                // Request bodies compressed on the way out (RequestCompression).
+                "CZlib",
             ],
             swiftSettings: strictSettings
         ),
-        // The system's zlib: the AsyncHTTPClient transport decodes gzip and deflate bodies itself.
+        // The system's zlib: request bodies compressed by the core, answers decoded by the
+        // AsyncHTTPClient transport.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // One file each: a build without the trait a product needs stops at once, with one error
         // that says what to write.

@@ -94,6 +94,14 @@ struct EchoRoutes: Sendable {
         var size: Int
         var fnv1a64: String
         var sha256: String
+        /// The bytes received, when the body came compressed (`Content-Encoding`); `size` and the
+        /// digests are of the decoded body.
+        var encodedSize: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case size, fnv1a64, sha256
+            case encodedSize = "encoded_size"
+        }
     }
 
     /// Hashes the body as it streams in, so its size is bounded only by ``maxUploadBytes``, not memory.
@@ -102,19 +110,41 @@ struct EchoRoutes: Sendable {
             throw APIError.tooLarge(limit: Self.maxUploadBytes)
         }
         var size = 0
+        var encodedSize = 0
         var hash = FNV1a64()
         var sha256 = SHA256()
+        // A compressed upload is decoded as it arrives; the digests are of what it decodes to.
+        let encoding = request.headers[.contentEncoding]
+        let inflater = try encoding.map { encoding in
+            guard let inflater = Inflater(encoding: encoding) else {
+                throw APIError(
+                    status: .unsupportedMediaType, code: "unsupported_encoding",
+                    message: "Content-Encoding \(encoding) is not gzip or deflate.")
+            }
+            return inflater
+        }
+        func take(_ bytes: UnsafeRawBufferPointer) {
+            size += bytes.count
+            hash.update(bytes)
+            sha256.update(bufferPointer: bytes)
+        }
         for try await buffer in request.body {
-            size += buffer.readableBytes
+            encodedSize += buffer.readableBytes
+            if let inflater {
+                try buffer.withUnsafeReadableBytes { try inflater.inflate($0, take) }
+            } else {
+                buffer.withUnsafeReadableBytes(take)
+            }
             guard size <= Self.maxUploadBytes else {
                 throw APIError.tooLarge(limit: Self.maxUploadBytes)
             }
-            buffer.withUnsafeReadableBytes {
-                hash.update($0)
-                sha256.update(bufferPointer: $0)
-            }
         }
-        return try JSONBody.response(UploadResult(size: size, fnv1a64: hash.hexDigest, sha256: sha256.finalize().hexDigest))
+        if let inflater, !inflater.isFinished {
+            throw APIError.badRequest("The compressed body ends before its end.")
+        }
+        return try JSONBody.response(
+            UploadResult(
+                size: size, fnv1a64: hash.hexDigest, sha256: sha256.finalize().hexDigest, encodedSize: inflater == nil ? nil : encodedSize))
     }
 }
 #endif

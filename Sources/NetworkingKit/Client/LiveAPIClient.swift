@@ -113,6 +113,10 @@ public struct LiveAPIClient: APIClient {
             body = sent.observingReads { reporter.add($0) }
             uploadProgress = reporter
         }
+        if let compression = options.requestCompression {
+            // After the progress observer: progress counts the body's own bytes.
+            body = try compression.apply(to: &request, body: body)
+        }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
         // Setting metadata on a logger that writes nothing would only copy it.

@@ -361,6 +361,15 @@ private enum DocCommentClientSamples {
         _ = file
     }
 
+    static func requestCompressionSample(client: LiveAPIClient, events: [String]) async throws {
+        // <doc-sample>
+        var options = RequestOptions()
+        options.requestCompression = .gzip
+        let receipt = try await client.send(Request<UploadReceipt>(path: "/events", method: .post, body: .json(events), options: options))
+        // </doc-sample>
+        _ = receipt
+    }
+
     static func fastJSONDecoderSample(data: Data) throws {
         // <doc-sample>
         var decoder = FastJSONDecoder()
@@ -469,6 +478,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Transfer/APIClient+Upload.swift",
                 "Sources/NetworkingKit/Transfer/TransferProgress.swift",
                 "Sources/NetworkingKit/Transfer/ProgressTask.swift",
+                "Sources/NetworkingKit/Compression/RequestCompression.swift",
                 "Sources/NetworkingKit/JSON/FastJSONDecoder.swift",
                 "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
