@@ -2,26 +2,54 @@
 /// (``RequestOptions/acceptableContentTypes``): `type/subtype` exactly, `type/*`, `*/*`, or a
 /// structured-syntax suffix such as `+json` (RFC 6838 §4.2.8: `application/problem+json`).
 /// Parameters (`; charset=utf-8`) and letter case do not count.
+///
+/// Compared as bytes, without copies: it runs on every decoded answer.
 enum MediaTypes {
     /// Whether `contentType` is one of `accepted`.
     static func accepts(_ contentType: String, _ accepted: [String]) -> Bool {
-        let essence = Self.essence(of: contentType)
-        guard let slash = essence.firstIndex(of: "/") else { return accepted.contains("*/*") }
-        let type = essence[..<slash]
-        let subtype = essence[essence.index(after: slash)...]
-        for pattern in accepted {
-            let pattern = pattern.lowercased()
-            if pattern == "*/*" || pattern == essence { return true }
-            if pattern.hasPrefix("+"), subtype.hasSuffix(pattern) { return true }
-            if pattern.hasSuffix("/*"), pattern.dropLast(2) == type { return true }
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            let essence = Self.essence(bytes)
+            let slash = essence.firstIndex(of: UInt8(ascii: "/"))
+            for pattern in accepted {
+                var pattern = pattern
+                let matched = pattern.withUTF8 { pattern -> Bool in
+                    if pattern.elementsEqual("*/*".utf8) || equalIgnoringCase(essence, pattern[...]) { return true }
+                    guard let slash else { return false }
+                    if pattern.first == UInt8(ascii: "+") {
+                        let subtype = essence[(slash + 1)...]
+                        return subtype.count > pattern.count && equalIgnoringCase(subtype.suffix(pattern.count), pattern[...])
+                    }
+                    if pattern.count >= 2, pattern[pattern.count - 2] == UInt8(ascii: "/"), pattern[pattern.count - 1] == UInt8(ascii: "*") {
+                        return equalIgnoringCase(essence[..<slash], pattern[..<(pattern.count - 2)])
+                    }
+                    return false
+                }
+                if matched { return true }
+            }
+            return false
         }
-        return false
     }
 
-    /// `type/subtype` of a `Content-Type`, lowercased, without parameters or whitespace.
-    static func essence(of contentType: String) -> String {
-        let beforeParameters = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return beforeParameters.trimmingHTTPWhitespace().lowercased()
+    /// `type/subtype` of a `Content-Type`: before any `;`, without spaces or tabs around it.
+    private static func essence(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        var start = bytes.startIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// ASCII letters compared without regard to case.
+    private static func equalIgnoringCase(
+        _ left: Slice<UnsafeBufferPointer<UInt8>>, _ right: Slice<UnsafeBufferPointer<UInt8>>
+    ) -> Bool {
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// What JSON decoders accept: `application/json` and any `+json` type.
