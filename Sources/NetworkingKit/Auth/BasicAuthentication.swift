@@ -17,8 +17,11 @@ extension AuthToken {
         return AuthToken(accessToken: Data("\(username):\(password)".utf8).base64EncodedString(), tokenType: "Basic")
     }
 
-    /// Whether the token is Basic credentials, which anyone on the path can read.
-    var isBasic: Bool { tokenType.lowercased() == "basic" }
+    /// Whether the token is Basic credentials, which anyone on the path can read. Compared without
+    /// making a lowercased copy: it runs on every authenticated call.
+    var isBasic: Bool {
+        tokenType.utf8.count == 5 && zip(tokenType.utf8, "basic".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
 }
 
 /// HTTP Basic authentication (RFC 7617) as a middleware: the user name and password in the

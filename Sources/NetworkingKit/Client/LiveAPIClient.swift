@@ -106,16 +106,17 @@ public struct LiveAPIClient: APIClient {
             try Self.withholdCredentials(from: &request, givenFor: given, policy: plan.redirectPolicy)
         }
         let callTimeout = options.callTimeout ?? configuration.callTimeout
+        if let compression = options.requestCompression {
+            // Before the progress observer: progress counts the bytes that go on the wire, which a
+            // transport that spools a stream to a file (URLSession) reports as it sends them.
+            body = try compression.apply(to: &request, body: body)
+        }
         var uploadProgress: ProgressReporter?
         if let handler = options.uploadProgress, let sent = body {
             let total: Int64? = if case .known(let length) = sent.length { length } else { nil }
             let reporter = ProgressReporter(total: total, handler: handler)
             body = sent.observingReads { reporter.add($0) }
             uploadProgress = reporter
-        }
-        if let compression = options.requestCompression {
-            // After the progress observer: progress counts the body's own bytes.
-            body = try compression.apply(to: &request, body: body)
         }
         let requestID = Self.makeRequestID()
         var logger = configuration.logger
@@ -159,7 +160,8 @@ public struct LiveAPIClient: APIClient {
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
         var summary: RequestSummary?
         do {
-            let call = try prepare(target, accept: ResponseDecoding.accept(for: type))
+            let accepted = target.options.acceptableContentTypes ?? (target.options.decoder ?? configuration.decoder).acceptableContentTypes
+            let call = try prepare(target, accept: ResponseDecoding.accept(for: type, decoding: accepted))
             summary = call.summary
             try Task.checkCancellation()
             // A closure (and its allocation) only for a call with a deadline.

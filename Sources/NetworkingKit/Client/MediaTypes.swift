@@ -5,23 +5,27 @@
 ///
 /// Compared as bytes, without copies: it runs on every decoded answer.
 enum MediaTypes {
-    /// Whether `contentType` is one of `accepted`.
+    /// Whether `contentType` is one of `accepted`; an empty one is no label, and passes, as a
+    /// missing one does.
     static func accepts(_ contentType: String, _ accepted: [String]) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in
             let essence = Self.essence(bytes)
+            if essence.isEmpty { return true }
             let slash = essence.firstIndex(of: UInt8(ascii: "/"))
             for pattern in accepted {
                 var pattern = pattern
-                let matched = pattern.withUTF8 { pattern -> Bool in
-                    if pattern.elementsEqual("*/*".utf8) || equalIgnoringCase(essence, pattern[...]) { return true }
-                    guard let slash else { return false }
+                let matched = pattern.withUTF8 { whole -> Bool in
+                    // A pattern written with parameters or spaces counts by its type alone.
+                    let pattern = Self.essence(whole)
+                    if pattern.elementsEqual("*/*".utf8) || equalIgnoringCase(essence, pattern) { return true }
+                    guard let slash, let last = pattern.last else { return false }
                     if pattern.first == UInt8(ascii: "+") {
                         let subtype = essence[(slash + 1)...]
-                        return subtype.count > pattern.count && equalIgnoringCase(subtype.suffix(pattern.count), pattern[...])
+                        return subtype.count > pattern.count && equalIgnoringCase(subtype.suffix(pattern.count), pattern)
                     }
-                    if pattern.count >= 2, pattern[pattern.count - 2] == UInt8(ascii: "/"), pattern[pattern.count - 1] == UInt8(ascii: "*") {
-                        return equalIgnoringCase(essence[..<slash], pattern[..<(pattern.count - 2)])
+                    if last == UInt8(ascii: "*"), pattern.count >= 2, pattern[pattern.endIndex - 2] == UInt8(ascii: "/") {
+                        return equalIgnoringCase(essence[..<slash], pattern[..<(pattern.endIndex - 2)])
                     }
                     return false
                 }
@@ -54,4 +58,11 @@ enum MediaTypes {
 
     /// What JSON decoders accept: `application/json` and any `+json` type.
     static let json = ["application/json", "+json"]
+
+    /// The `Accept` value for `accepted`: the types that are media ranges (`+json` is not one),
+    /// or `*/*` when none is.
+    static func acceptValue(for accepted: [String]) -> String {
+        let ranges = accepted.filter { $0.contains("/") }
+        return ranges.isEmpty ? "*/*" : ranges.joined(separator: ", ")
+    }
 }

@@ -16,6 +16,14 @@ enum ResponseDecoding {
         return acceptJSON
     }
 
+    /// ``accept(for:)``, for a decoder (or an endpoint) that reads other media types than JSON: an
+    /// XML decoder asks for XML.
+    static func accept(for type: Any.Type, decoding accepted: [String]?) -> HTTPField? {
+        let field = accept(for: type)
+        guard field == acceptJSON, let accepted, accepted != MediaTypes.json else { return field }
+        return HTTPField(name: .accept, value: MediaTypes.acceptValue(for: accepted))
+    }
+
     private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
     private static let acceptText = HTTPField(name: .accept, value: "text/plain, */*;q=0.8")
 

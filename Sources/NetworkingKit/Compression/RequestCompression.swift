@@ -12,10 +12,11 @@ import HTTPTypes
 /// ```
 ///
 /// A streamed body (a file, a stream) is compressed as it is sent, a chunk at a time, in constant
-/// memory, and sent without a `Content-Length` (chunked); a body in memory is compressed at once
-/// and sent with its compressed length. A retry or a redirect that sends the body again compresses
-/// it again. Upload progress counts the bytes of the body before compression, against its own
-/// length. A request that already has a `Content-Encoding`, or no body, is sent as it is.
+/// memory, and sent without a `Content-Length` (chunked: a server that insists on a length, such
+/// as a presigned upload URL, cannot take it); a body in memory is compressed at once and sent with
+/// its compressed length. A retry or a redirect that sends the body again compresses it again.
+/// Upload progress counts the compressed bytes as they are sent (of an unknown total for a stream).
+/// A request that already has a `Content-Encoding`, or an empty body or none, is sent as it is.
 public enum RequestCompression: String, Sendable, Hashable {
     /// `Content-Encoding: gzip`.
     case gzip
@@ -25,17 +26,20 @@ public enum RequestCompression: String, Sendable, Hashable {
     /// `body` compressed, and `request` with its `Content-Encoding`; both as they are when there
     /// is nothing to compress.
     func apply(to request: inout HTTPRequest, body: HTTPBody?) throws -> HTTPBody? {
-        guard let body, !request.headerFields.contains(.contentEncoding) else { return body }
+        guard let body, body.length != .known(0), !request.headerFields.contains(.contentEncoding) else { return body }
+        if let data = body.bufferedData {
+            guard let deflate = Deflate(self) else { throw Self.failure }
+            let compressed = try deflate.compress(data, finish: true)
+            request.headerFields[.contentEncoding] = rawValue
+            request.headerFields[.contentLength] = nil
+            return HTTPBody(compressed)
+        }
         request.headerFields[.contentEncoding] = rawValue
         request.headerFields[.contentLength] = nil
-        if let data = body.bufferedData, body.sendObserver == nil {
-            guard let deflate = Deflate(self) else { throw Self.failure }
-            return HTTPBody(deflate.compress(data, finish: true))
-        }
         return HTTPBody(Compressed(body: body, coding: self), length: .unknown, iterationBehavior: body.iterationBehavior)
     }
 
-    private static let failure = NetworkError.encodingFailed(reason: "zlib could not start a compressor", underlying: nil)
+    static let failure = NetworkError.encodingFailed(reason: "zlib could not compress the body", underlying: nil)
 
     /// The chunks of `body`, compressed; each iteration compresses from the start again.
     private struct Compressed: AsyncSequence, Sendable {
@@ -53,9 +57,9 @@ public enum RequestCompression: String, Sendable, Hashable {
                 while !done {
                     guard let chunk = try await source.next() else {
                         done = true
-                        return deflate.compress(Data(), finish: true)
+                        return try deflate.compress(Data(), finish: true)
                     }
-                    let compressed = deflate.compress(chunk, finish: false)
+                    let compressed = try deflate.compress(chunk, finish: false)
                     // zlib keeps small inputs back; the loop reads on until it has something to send.
                     if !compressed.isEmpty { return compressed }
                 }

@@ -37,7 +37,7 @@ extension CookieJar: Middleware {
 
 /// A call's jar, as the redirect step sees it: where every answer's cookies go and each hop's come
 /// from, and the `Cookie` the caller wrote, which stays on hops within its origin only.
-struct CookieJarUse: NetworkLevelStep {
+final class CookieJarUse: NetworkLevelStep {
     let jar: CookieJar
     let callersCookies: String?
     /// The names of the cookies the server set or deleted during the call: on a later hop they

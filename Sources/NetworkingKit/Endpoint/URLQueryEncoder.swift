@@ -17,7 +17,10 @@ public import Foundation
 /// ```
 ///
 /// Properties come out in name order (sorted, so a cache or a signature sees the same URL each
-/// time); `nil` leaves a property out.
+/// time); `nil` leaves a property out. Names are converted as the client's JSON encoder converts
+/// them (a dictionary's keys too, as `JSONEncoder` does). Give an enum a `String` or `Int` raw
+/// type: a case without one encodes as an empty nested value, which writes nothing. A dictionary
+/// whose keys are not strings or integers encodes as a list of keys and values, as it does in JSON.
 public struct URLQueryEncoder: Sendable {
     /// How an array is written.
     public enum ArrayEncoding: Sendable, Hashable {
@@ -28,7 +31,8 @@ public struct URLQueryEncoder: Sendable {
         /// The name with each index: `years[0]=2009&years[1]=2015`.
         case indexed
         /// One value, the items joined by commas: `years=2009,2015` (OpenAPI's `explode: false`);
-        /// only for arrays of single values.
+        /// only for arrays of single values. The comma is escaped with the rest (`%2C`), which
+        /// servers decode before they split; an item that holds a comma cannot be told apart.
         case commaSeparated
     }
 

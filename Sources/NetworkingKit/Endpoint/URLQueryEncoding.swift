@@ -102,6 +102,15 @@ struct QueryEncoding: Encoder {
         return URLQueryEncoder.number(value)
     }
 
+    /// A `Float` as its own shortest text (`0.1`), not as the `Double` it widens to
+    /// (`0.10000000149011612`).
+    func number(_ value: Float, at path: [any CodingKey]) throws -> String {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) cannot go in a query."))
+        }
+        return value.rounded() == value && abs(value) < 1e7 ? String(Int64(value)) : String(value)
+    }
+
     private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let encoding: QueryEncoding
         var codingPath: [any CodingKey] { encoding.codingPath }
@@ -119,7 +128,7 @@ struct QueryEncoding: Encoder {
             encoding.single(try encoding.number(value, at: codingPath + [key]), into: member(key))
         }
         mutating func encode(_ value: Float, forKey key: Key) throws {
-            encoding.single(try encoding.number(Double(value), at: codingPath + [key]), into: member(key))
+            encoding.single(try encoding.number(value, at: codingPath + [key]), into: member(key))
         }
         mutating func encode(_ value: Int, forKey key: Key) throws { encoding.single("\(value)", into: member(key)) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { encoding.single("\(value)", into: member(key)) }
@@ -176,7 +185,10 @@ struct QueryEncoding: Encoder {
             let (node, path) = next()
             encoding.single(try encoding.number(value, at: path), into: node)
         }
-        mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+        mutating func encode(_ value: Float) throws {
+            let (node, path) = next()
+            encoding.single(try encoding.number(value, at: path), into: node)
+        }
         // Each width written out: the library's defaults for these would come back through
         // `encode(_:)` of a generic value, whose own encoding calls them again.
         mutating func encode(_ value: Int) throws { encoding.single("\(value)", into: next().0) }
@@ -221,7 +233,7 @@ struct QueryEncoding: Encoder {
         }
         mutating func encode(_ value: Double) throws { encoding.single(try encoding.number(value, at: codingPath), into: encoding.node) }
         mutating func encode(_ value: Float) throws {
-            encoding.single(try encoding.number(Double(value), at: codingPath), into: encoding.node)
+            encoding.single(try encoding.number(value, at: codingPath), into: encoding.node)
         }
         mutating func encode(_ value: Int) throws { encoding.single("\(value)", into: encoding.node) }
         mutating func encode(_ value: Int8) throws { encoding.single("\(value)", into: encoding.node) }

@@ -16,7 +16,9 @@ public import Foundation
 /// 64 KiB; every MiB when the size is unknown), counts from the bytes already there (a resumed
 /// download's), ends with the whole size on success, and finishes when the transfer does, whether
 /// it succeeded, failed or was cancelled. A reader slower than the transfer sees the latest value,
-/// never a backlog. Stopping the loop early does not stop the transfer; ``cancel()`` does.
+/// never a backlog. Stopping the loop early does not stop the transfer; ``cancel()`` does, and so
+/// does cancelling the task that awaits ``value``. ``progress`` has one reader: iterate it in one
+/// place (two loops over it at once is a programming error that stops the program).
 public struct ProgressTask<Value: Sendable>: Sendable {
     /// How far the transfer has got; it ends when the transfer does.
     public let progress: AsyncStream<TransferProgress>
@@ -34,7 +36,14 @@ public struct ProgressTask<Value: Sendable>: Sendable {
 
     /// The transfer's result: what the `async` form of the call returns, or the error it throws.
     public var value: Value {
-        get async throws { try await task.value }
+        get async throws {
+            // The transfer runs in a task of its own: a cancelled caller passes its cancellation on.
+            try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        }
     }
 
     /// Cancels the transfer; ``value`` then throws ``NetworkError/cancelled`` (a resumable download

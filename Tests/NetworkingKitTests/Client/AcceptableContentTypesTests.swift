@@ -25,7 +25,7 @@ struct AcceptableContentTypesTests {
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("application/vnd.api+json", true), (nil, true),
         ("text/html", false), ("text/plain", false), ("application/xml", false), ("application/jsonp", false),
-        ("json", false), ("", false),
+        ("json", false), ("", true), (" ; charset=utf-8", true),
     ]
 
     @Test("JSON decoders read application/json and +json, with any parameters, and unlabelled answers", arguments: jsonDefaults)
@@ -46,6 +46,7 @@ struct AcceptableContentTypesTests {
         #expect(await Self.outcome("text/json", accepted: ["application/json", "text/json"]) == nil)
         #expect(await Self.outcome("text/anything", accepted: ["text/*"]) == nil)
         #expect(await Self.outcome("image/png", accepted: ["*/*"]) == nil)
+        #expect(await Self.outcome("application/json", accepted: [" application/json; charset=utf-8"]) == nil)
         let error = await Self.outcome("application/json", accepted: ["application/cbor"])
         guard case .unacceptableContentType(_, let accepted)? = error else {
             Issue.record("expected unacceptableContentType, got \(String(describing: error))")
@@ -69,6 +70,26 @@ struct AcceptableContentTypesTests {
             Issue.record("JSONDecoder accepted text/html")
             return
         }
+    }
+
+    /// A decoder of XML, which says so.
+    struct XMLishDecoder: ResponseDecoder {
+        var acceptableContentTypes: [String]? { ["application/xml", "+xml"] }
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            try JSONDecoder().decode(type, from: data)
+        }
+    }
+
+    @Test("the Accept header follows what the decoder reads: JSON by default, XML for an XML decoder")
+    func acceptHeader() async throws {
+        let (client, transport) = makeClient { _ in
+            StubResponse(headers: ["Content-Type": "application/xml"], body: HTTPBody(#"{"id":1}"#))
+        }
+        var options = RequestOptions()
+        options.decoder = XMLishDecoder()
+        _ = try? await client.send(Request<Item>(path: "/json"))
+        _ = try await client.send(Request<Item>(path: "/xml", options: options))
+        #expect(transport.requests.map { $0.header("Accept") } == ["application/json", "application/xml"])
     }
 
     @Test("Data, String and no value read any type")

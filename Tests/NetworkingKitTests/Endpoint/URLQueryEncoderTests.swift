@@ -77,6 +77,9 @@ struct URLQueryEncoderTests {
             var h: [UInt] = [7]
         }
         #expect(try Self.pairs(Widths()) == "a=-8&b=16&c=-32&d=64&e=1.5&f=1&f=2&g=0.5&h=7")
+        struct Tenth: Encodable { var f: Float = 0.1; var list: [Float] = [0.1, 3] }
+        let tenth = try Self.pairs(Tenth())
+        #expect(tenth == "f=0.1&list=0.1&list=3", "\(tenth)")
     }
 
     @Test("snake_case splits words as JSONEncoder does")

@@ -50,6 +50,25 @@ struct ProgressTaskTests {
         await #expect(throws: NetworkError.cancelled) { _ = try await transfer.value }
     }
 
+    @Test("cancelling the task that awaits value cancels the transfer")
+    func cancelTheAwaiter() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let started = AsyncStream.makeStream(of: Void.self)
+        let (client, _) = makeClient { _ in
+            started.continuation.yield()
+            return StubResponse(
+                headers: ["Content-Type": "application/octet-stream"],
+                body: HTTPBody(NeverEndingChunks(), length: .unknown, iterationBehavior: .single))
+        }
+        let transfer = client.downloadTask(Request<Data>(path: "/film"), to: folder.url.appendingPathComponent("film.bin"))
+        let awaiter = Task { try await transfer.value }
+        for await _ in started.stream { break }
+        awaiter.cancel()
+        await #expect(throws: NetworkError.cancelled) { _ = try await awaiter.value }
+        for await _ in transfer.progress {}
+    }
+
     @Test("an upload's progress ends with the whole body once the answer is in, and value is the decoded answer")
     func upload() async throws {
         struct Receipt: Decodable, Sendable { let size: Int }
