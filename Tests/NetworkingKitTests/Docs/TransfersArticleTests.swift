@@ -68,14 +68,11 @@ private enum TransfersArticleSamples {
 
     static func progress(client: LiveAPIClient, trailerURL: URL) async throws {
         // <article-sample>
-        let (updates, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
-        let file = try await client.download(Request<Data>(path: "/films/up/trailer"), to: trailerURL) { progress in
-            continuation.yield(progress)
-        }
-        continuation.finish()
-        for await update in updates {
+        let transfer = client.downloadTask(Request<Data>(path: "/films/up/trailer"), to: trailerURL)
+        for await update in transfer.progress {
             print(update.completed)
         }
+        let file = try await transfer.value
         print(file.location)
         // </article-sample>
     }
