@@ -12,13 +12,14 @@ enum MediaTypes {
         return contentType.withUTF8 { bytes in
             let essence = Self.essence(bytes)
             if essence.isEmpty { return true }
+            if isJSON(accepted) { return acceptsJSON(essence) }
             let slash = essence.firstIndex(of: UInt8(ascii: "/"))
             for pattern in accepted {
                 var pattern = pattern
                 let matched = pattern.withUTF8 { whole -> Bool in
                     // A pattern written with parameters or spaces counts by its type alone.
                     let pattern = Self.essence(whole)
-                    if pattern.elementsEqual("*/*".utf8) || equalIgnoringCase(essence, pattern) { return true }
+                    if isAnyType(pattern) || equalIgnoringCase(essence, pattern) { return true }
                     guard let slash, let last = pattern.last else { return false }
                     if pattern.first == UInt8(ascii: "+") {
                         let subtype = essence[(slash + 1)...]
@@ -44,12 +45,43 @@ enum MediaTypes {
         return bytes[start..<end]
     }
 
+    /// Whether `accepted` is ``json``, what JSON decoders accept: nearly every call.
+    static func isJSON(_ accepted: [String]) -> Bool {
+        accepted.count == 2 && accepted[0] == json[0] && accepted[1] == json[1]
+    }
+
+    /// ``accepts(_:_:)`` for ``json``, without reading the patterns: `application/json`, or a
+    /// subtype ending in `+json`.
+    private static func acceptsJSON(_ essence: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        ("application/json" as StaticString).withUTF8Buffer { json in
+            if equalIgnoringCase(essence, json[...]) { return true }
+            // `type/x+json`: a slash, at least one byte of subtype, then `+json`.
+            let plus = essence.endIndex - 5
+            guard essence.count > 6, let slash = essence.firstIndex(of: UInt8(ascii: "/")), slash < plus - 1,
+                essence[plus] == UInt8(ascii: "+")
+            else { return false }
+            return equalIgnoringCase(essence[(plus + 1)...], json[(json.endIndex - 4)...])
+        }
+    }
+
+    /// Whether `pattern` is `*/*`.
+    private static func isAnyType(_ pattern: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        pattern.count == 3 && pattern[pattern.startIndex] == UInt8(ascii: "*") && pattern[pattern.startIndex + 1] == UInt8(ascii: "/")
+            && pattern[pattern.startIndex + 2] == UInt8(ascii: "*")
+    }
+
     /// ASCII letters compared without regard to case.
     private static func equalIgnoringCase(
         _ left: Slice<UnsafeBufferPointer<UInt8>>, _ right: Slice<UnsafeBufferPointer<UInt8>>
     ) -> Bool {
         guard left.count == right.count else { return false }
-        return zip(left, right).allSatisfy { lower($0) == lower($1) }
+        var (l, r) = (left.startIndex, right.startIndex)
+        while l < left.endIndex {
+            guard lower(left[l]) == lower(right[r]) else { return false }
+            l += 1
+            r += 1
+        }
+        return true
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {
