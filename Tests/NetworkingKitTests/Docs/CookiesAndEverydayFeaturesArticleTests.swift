@@ -22,8 +22,8 @@ private enum EverydayFeaturesSamples {
             baseURL: apiURL,
             middlewares: [LoggingMiddleware(), jar, HTTPCache(storage: MemoryCacheStorage()), RetryMiddleware()]
         ))
-        try await client.send(Request<Void>(path: "/login", method: .post, body: .json(credentials)))
-        let me = try await client.send(Request<Profile>(path: "/me"))   // the session cookie goes along
+        try await client.send(Request<Void>(path: "/cookies/login", method: .post, body: .json(credentials)))
+        let me = try await client.send(Request<Profile>(path: "/cookies/me"))   // the session cookie goes along
         // </article-sample>
         _ = me
     }
@@ -65,7 +65,7 @@ private enum EverydayFeaturesSamples {
         // <article-sample>
         var options = RequestOptions()
         options.requestCompression = .gzip
-        let upload = try await client.upload(.file(logFile), to: Request<Data>(path: "/logs", method: .put, options: options))
+        let upload = try await client.upload(.file(logFile), to: Request<Data>(path: "/upload", method: .put, options: options))
         // </article-sample>
         _ = upload
     }
