@@ -4,8 +4,8 @@
 // under the Mozilla Public License 2.0 (https://mozilla.org/MPL/2.0/).
 
 extension PublicSuffixList {
-    /// Where the built-in rules come from.
-    static let builtInSource = "Debian package publicsuffix 20230209.2326-1"
+    /// Where the built-in rules come from: the copy of the list they were generated from.
+    public static let builtInSource = "Debian package publicsuffix 20230209.2326-1"
 
     /// The 9506 rules of the list, one per line, lowercased, Unicode labels in Punycode.
     static let builtInRules = """
