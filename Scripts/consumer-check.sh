@@ -87,7 +87,7 @@ public func message(for error: NetworkError) -> String {
     case .serverError, .unexpectedStatus, .redirectFailed: "The service is having trouble."
     case .transport, .timeout: "Check your connection and try again."
     case .cancelled: "Cancelled."
-    case .responseTooLarge, .decodingFailed: "The answer could not be read."
+    case .responseTooLarge, .decodingFailed, .unacceptableContentType: "The answer could not be read."
     case .fileFailed: "The file could not be used."
     case .unknown: "Something went wrong."
     @unknown default: error.localizedDescription
@@ -119,7 +119,10 @@ seconds=$(( $(date +%s) - start ))
 sed '/@unknown default/d' "$app/Sources/App/Messages.swift" > "$work/Exhaustive.swift"
 modules="$app/.build/debug/Modules"
 [ -d "$modules" ] || modules="$app/.build/debug"
-if swiftc -typecheck -swift-version 6 -I "$modules" "$work/Exhaustive.swift" > "$work/exhaustive.log" 2>&1; then
+# NetworkingKit imports the system's zlib through the package's CZlib module map, which a module's
+# client must be able to load too: SwiftPM passes its folder to a build; here it is passed by hand.
+czlib="$app/.build/checkouts/$(basename "$repo")/Sources/CZlib"
+if swiftc -typecheck -swift-version 6 -I "$modules" -I "$czlib" "$work/Exhaustive.swift" > "$work/exhaustive.log" 2>&1; then
     echo "error: a switch over NetworkError without @unknown default compiled outside the package" >&2
     exit 1
 elif ! grep -q "may have additional unknown values" "$work/exhaustive.log"; then
