@@ -38,6 +38,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: HTTPClient
     /// Whether `gzip` and `deflate` bodies are decoded by the transport (see the type's overview).
     public let decodesContent: Bool
+    /// Pinned hosts, whose calls this transport refuses (it cannot check their certificates).
+    public let pins: CertificatePins
 
     /// One `HTTPClient` for the whole process, on AsyncHTTPClient's default event loop group.
     ///
@@ -95,9 +97,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   - decodesContent: Whether the transport decodes `gzip` and `deflate` bodies. Leave it on
     ///     with a client whose `decompression` is `.disabled`; turn it off for a client that
     ///     decompresses itself, whose body would otherwise be decoded twice.
-    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, decodesContent: Bool = true) {
+    ///   - pins: Hosts whose calls are refused before anything is sent: AsyncHTTPClient offers no
+    ///     way to check a server's certificate, so a pinned host is never called unpinned (use
+    ///     ``NIOTransport``, which checks them).
+    public init(
+        client: HTTPClient = AsyncHTTPClientTransport.sharedClient, decodesContent: Bool = true, pins: CertificatePins = .none
+    ) {
         self.client = client
         self.decodesContent = decodesContent
+        self.pins = pins
     }
 
     /// Sends the request and returns once the response head has arrived; the body streams after.
@@ -106,6 +114,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if !pins.isEmpty {
+            try pins.refuseUncheckable(request, checksCertificates: false, transport: "AsyncHTTPClient")
+        }
         let summary = RequestSummary(request)
         let deadline: ContinuousClock.Instant? = ContinuousClock.now + context.plan.timeout
         guard let body else {

@@ -87,6 +87,13 @@ struct RequestCommand: AsyncParsableCommand {
             valueName: "file"))
     var cookieJar: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A public-key pin of the URL's host, 'sha256/<base64>' as curl's --pinnedpubkey (repeatable: add a backup)."
+                + " Checked by nio; ahc and urlsession on Linux cannot check pins, and refuse the call.",
+            valueName: "pin"))
+    var pin: [String] = []
+
     @Flag(help: "Print the request as a runnable curl command (credentials redacted) before sending it.")
     var curl = false
 
@@ -154,7 +161,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var configuration = LiveAPIClient.Configuration(
             baseURL: nil,
-            transport: transport.transport,
+            transport: try transport.transport(pinning: pin, for: url),
             middlewares: middlewares,
             timeout: .milliseconds(Int64(timeout * 1000))
         )

@@ -89,17 +89,22 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - configuration: The session configuration; see ``defaultSessionConfiguration()``. Its
     ///     `urlCache` is ignored: the transport works on a copy without one. A proxy is its
     ///     `connectionProxyDictionary`.
+    ///   - pins: Keys pinned per host. On Apple platforms they are checked in the server-trust
+    ///     challenge, before `challengeHandler` is asked; a certificate without a pinned key ends
+    ///     the handshake. FoundationNetworking on Linux asks no server-trust question, so there a
+    ///     call to a pinned host fails at once with a ``CertificatePinningUnavailable``.
     ///   - challengeHandler: Answers the session's authentication challenges (on Apple platforms,
-    ///     evaluate `challenge.protectionSpace.serverTrust` to pin a certificate or trust a private
-    ///     root); `nil` for URLSession's default handling. FoundationNetworking on Linux asks only
-    ///     for HTTP authentication; it checks server certificates against the system's roots.
+    ///     evaluate `challenge.protectionSpace.serverTrust` to trust a private root); `nil` for
+    ///     URLSession's default handling. FoundationNetworking on Linux asks only for HTTP
+    ///     authentication; it checks server certificates against the system's roots.
     public init(
-        configuration: URLSessionConfiguration = defaultSessionConfiguration(), challengeHandler: ChallengeHandler? = nil
+        configuration: URLSessionConfiguration = defaultSessionConfiguration(), pins: CertificatePins = .none,
+        challengeHandler: ChallengeHandler? = nil
     ) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? Self.defaultSessionConfiguration()
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = URLSessionTransportDelegate(challengeHandler: challengeHandler)
+        let delegate = URLSessionTransportDelegate(pins: pins, challengeHandler: challengeHandler)
         let queue = OperationQueue()
         queue.name = "NetworkingKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
@@ -126,6 +131,15 @@ public final class URLSessionTransport: HTTPTransport {
         // but a port it reads as none (`:18446744073709551617`) would go to port 80.
         if let problem = URLAuthority.problem(inAuthority: authority[...]) {
             throw NetworkError.invalidURL("\(request.scheme ?? "")://\(authority)\(request.path ?? "")", reason: problem)
+        }
+        if !delegate.pins.isEmpty {
+            #if canImport(FoundationNetworking)
+            let checksCertificates = false
+            #else
+            let checksCertificates = true
+            #endif
+            try delegate.pins.refuseUncheckable(
+                request, checksCertificates: checksCertificates, transport: "FoundationNetworking (URLSession on Linux)")
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         if !request.headerFields.contains(.acceptEncoding) {

@@ -49,17 +49,25 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private let cancelWhenSent = LockedState<Set<Int>>([])
     /// The app's answer to authentication challenges; `nil` for URLSession's default handling.
     private let challengeHandler: URLSessionTransport.ChallengeHandler?
+    /// Keys pinned per host, checked in server-trust challenges.
+    let pins: CertificatePins
 
-    init(challengeHandler: URLSessionTransport.ChallengeHandler? = nil) {
+    init(pins: CertificatePins = .none, challengeHandler: URLSessionTransport.ChallengeHandler? = nil) {
+        self.pins = pins
         self.challengeHandler = challengeHandler
     }
 
-    /// Server trust, a client certificate, HTTP authentication: the app's handler decides, or
-    /// URLSession does as it would without a delegate.
+    /// Server trust, a client certificate, HTTP authentication: the pins are checked first,
+    /// then the app's handler decides, or URLSession does as it would without a delegate.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        if let mismatch = ServerTrustPins.mismatch(in: challenge, pins: pins) {
+            fail(task, with: .transport(TransportFailure(kind: .secureConnectionFailed, underlying: mismatch)))
+            completionHandler(.cancelAuthenticationChallenge, nil)
+            return
+        }
         guard let challengeHandler else {
             completionHandler(.performDefaultHandling, nil)
             return

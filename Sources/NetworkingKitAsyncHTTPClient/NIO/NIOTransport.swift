@@ -63,6 +63,9 @@ public struct NIOTransport: HTTPTransport {
         let summary = RequestSummary(request)
         let deadline = ContinuousClock.now + context.plan.timeout
         let (origin, head) = try requestHead(for: request, body: body, summary: summary)
+        if !origin.isSecure {
+            try configuration.pins.refuseUncheckable(request, checksCertificates: true, transport: "NIOTransport")
+        }
         let requestBody: HTTP1RequestBody
         if let body {
             requestBody = body.bufferedData.map { .bytes(ByteBuffer(bytes: $0)) } ?? .stream(body)

@@ -4,6 +4,7 @@ public import HTTPTypes
 public import NIOCore
 public import NIOPosix
 public import NIOSSL
+public import NetworkingKit
 
 extension NIOTransport {
     /// How a ``NIOTransport`` connects: its event loops, TLS, pins, pool limits and observer.

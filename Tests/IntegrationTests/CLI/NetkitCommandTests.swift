@@ -466,6 +466,23 @@ struct NetkitCommandTests {
         #expect(run.error.contains("connection refused"), "stderr: \(run.error)")
     }
 
+    @Test("--pin refuses a call it cannot check (http here) with one line and a non-zero exit; a malformed pin is a usage error")
+    func pin() async throws {
+        let pin = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        try await ByteFaultServer.withServer { server in
+            for transport in ["ahc", "urlsession", "nio"] {
+                let run = try await Self.netkit(["request", "GET", "\(server.baseURL)/anything", "--pin", pin, "--transport", transport])
+                #expect(run.status == 1)
+                #expect(run.error.split(separator: "\n").count == 1, "stderr: \(run.error)")
+                #expect(run.error.contains("127.0.0.1 is pinned"), "stderr: \(run.error)")
+            }
+            #expect(server.receivedByteCount == 0)
+            let bad = try await Self.netkit(["request", "GET", "\(server.baseURL)/anything", "--pin", "sha256/short"])
+            #expect(bad.status != 0)
+            #expect(bad.error.contains("not a base64 SHA-256 digest"), "stderr: \(bad.error)")
+        }
+    }
+
     @Test("serve -v logs each request, answers, and stops cleanly on Ctrl-C, logging no error")
     func serve() async throws {
         let run = try await Self.netkit(["serve", "--port", "0", "-v"]) { process, output in

@@ -77,6 +77,16 @@ private enum EverydayFeaturesSamples {
         // </article-sample>
         _ = options
     }
+
+    static func pinning(apiURL: URL, currentKeyPin: String, backupKeyPin: String) throws {
+        // <article-sample>
+        let pins = try CertificatePins(
+            ["api.example.com": [currentKeyPin, backupKeyPin]],
+            expiry: Date(timeIntervalSince1970: 1_893_456_000))  // 2030-01-01
+        let client = LiveAPIClient(baseURL: apiURL, transport: URLSessionTransport(pins: pins))
+        // </article-sample>
+        _ = client
+    }
 }
 
 @Suite("Cookies and everyday features article samples")

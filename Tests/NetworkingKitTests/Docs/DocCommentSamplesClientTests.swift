@@ -407,15 +407,18 @@ private enum DocCommentClientSamples {
 
     static func certificatePinsSample() throws {
         // <doc-sample>
-        let pins = try CertificatePins([
-            "api.example.com": [
-                "sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys=",  // the current key
-                "sha256/gmIa3DuU+6114fgXHXPruCY7bAx+2xPvgg2Hf12fjY8=",  // the backup
+        let pins = try CertificatePins(
+            [
+                "api.example.com": [
+                    "sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys=",  // the current key
+                    "sha256/gmIa3DuU+6114fgXHXPruCY7bAx+2xPvgg2Hf12fjY8=",  // the backup
+                ],
+                "*.cdn.example.com": ["sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys="],
             ],
-            "*.cdn.example.com": ["sha256/DOUGCybjAJb1JgeOzqzSgTn/NJMHrESg1duHTEytHys="],
-        ])
+            expiry: Date(timeIntervalSince1970: 1_893_456_000))  // 2030-01-01
+        let transport = URLSessionTransport(pins: pins)
         // </doc-sample>
-        _ = pins
+        _ = transport
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -482,7 +485,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/JSON/FastJSONDecoder.swift",
                 "Sources/NetworkingKit/Client/ResponseDecoder.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/AsyncHTTPClientTransport.swift",
-                "Sources/NetworkingKitAsyncHTTPClient/NIO/CertificatePins.swift",
+                "Sources/NetworkingKit/Pinning/CertificatePins.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/EventLoopExecutor.swift",
                 "Sources/NetworkingKit/Cookies/CookieJar.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",

@@ -158,21 +158,6 @@ struct NIOTransportStateTests {
         #expect(failed.armed(3) == 3)
     }
 
-    @Test("pins match a host exactly or one label under a wildcard, and refuse what is not a SHA-256")
-    func pinsByHost() throws {
-        let digest = Data(repeating: 1, count: 32).base64EncodedString()
-        let pins = try CertificatePins(["API.example.com": ["sha256/" + digest], "*.cdn.example.com": [digest]])
-        #expect(pins.accepted(for: "api.example.com") == [Data(repeating: 1, count: 32)])
-        // The root's dot changes nothing (the hostname check ignores it too).
-        #expect(pins.accepted(for: "api.example.com.") != nil)
-        #expect(pins.accepted(for: "img.cdn.example.com") != nil)
-        #expect(pins.accepted(for: "a.img.cdn.example.com") == nil)
-        #expect(pins.accepted(for: "cdn.example.com") == nil)
-        #expect(pins.accepted(for: "example.com") == nil)
-        #expect(throws: NetworkError.self) { try CertificatePins(["a.example": ["sha256/short"]]) }
-        #expect(throws: NetworkError.self) { try CertificatePins(["a.example": []]) }
-    }
-
     @Test("a request goes again on a new connection only when that is safe")
     func resendRules() {
         let replayable = HTTPBody(Data("{}".utf8))

@@ -81,6 +81,21 @@ struct NIOTransportTests {
         }
     }
 
+    @Test("a pin of the whole certificate lets it through; pins past their expiry no longer apply")
+    func certificatePinAndExpiry() async throws {
+        let der = try NIOSSLCertificate(bytes: Array(ByteFaultServer.certificatePEM.utf8), format: .pem).toDERBytes()
+        let wrong = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let expired = try CertificatePins(["127.0.0.1": [wrong]], expiry: Date(timeIntervalSinceNow: -1))
+        for pins in [try CertificatePins(["127.0.0.1": [CertificatePin.certificate(ofCertificate: der)]]), expired] {
+            try await Self.withTransport(try Self.trustingConfiguration(pins: pins)) { transport in
+                try await ByteFaultServer.withServer(tls: true) { server in
+                    let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
+                    #expect(answer == "ok")
+                }
+            }
+        }
+    }
+
     @Test("a certificate without the pinned key fails as secureConnectionFailed before any byte of the request is sent")
     func pinMismatch() async throws {
         let wrong = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
