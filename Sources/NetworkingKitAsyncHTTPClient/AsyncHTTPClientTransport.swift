@@ -58,7 +58,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// A server that speaks only TLS 1.0 or 1.1 fails with `secureConnectionFailed`. To reach one
     /// anyway, lower the minimum on a configuration of your own and pass its client to
-    /// ``init(client:decodesContent:)``:
+    /// ``init(client:decodesContent:pins:)``:
     ///
     /// ```swift
     /// var configuration = AsyncHTTPClientTransport.recommendedConfiguration()

@@ -341,11 +341,16 @@ public final class HTTPCache: Middleware {
                     await storage.remove(found.key, varyValues: found.entry.varyValues)
                 }
             }
-            return CachedAnswer.serve(freshened, as: .revalidated, now: responseTime)
+            // The stored body, brought up to date by the exchange that asked: its timing.
+            var revalidated = CachedAnswer.serve(freshened, as: .revalidated, now: responseTime)
+            revalidated.timing = answer.timing
+            return revalidated
         }
         if response.status.code >= 500, staleIfError {
             await HTTPBody.discard(responseBody)
-            return CachedAnswer.serve(found.entry, as: .stale, now: responseTime)
+            var stale = CachedAnswer.serve(found.entry, as: .stale, now: responseTime)
+            stale.timing = answer.timing
+            return stale
         }
         return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: responseTime, replacing: found)
     }

@@ -154,6 +154,7 @@ public struct LiveAPIClient: APIClient {
         var answer = try await exchange(call)
         let data = try await answer.body?.collect(upTo: call.limit) ?? Data()
         answer.body = nil
+        if let timing = answer.timing { answer.timing?.lastByte = timing.elapsed() }
         return (answer, data)
     }
 
@@ -178,7 +179,7 @@ public struct LiveAPIClient: APIClient {
             return Response(
                 value: value, request: call.summary, response: answer.response, data: data,
                 duration: ContinuousClock.now - call.start, redirectChain: answer.redirects,
-                cacheStatus: answer.cacheStatus)
+                cacheStatus: answer.cacheStatus, timing: answer.timing)
         } catch {
             throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
@@ -218,7 +219,7 @@ public struct LiveAPIClient: APIClient {
                 return StreamedResponse(
                     request: call.summary, response: answer.response,
                     body: StreamedResponse.body(answer.body, limit: limit, request: call.summary),
-                    redirectChain: answer.redirects, cacheStatus: answer.cacheStatus)
+                    redirectChain: answer.redirects, cacheStatus: answer.cacheStatus, timing: answer.timing)
             }
             if let deadline = call.deadline {
                 return try await run(exchange, before: deadline, request: call.summary)

@@ -17,6 +17,10 @@ public struct Response<Value> {
     /// no request was sent); `nil` otherwise. Never read from the response's headers: a CDN's
     /// `X-Cache` stays in ``headerFields`` as sent.
     public let cacheStatus: CacheStatus?
+    /// Where the time of the exchange that brought the answer went (connection reused or not,
+    /// first and last byte, DNS, connect and TLS where the transport reports them); `nil` for a
+    /// cache hit, which sent nothing.
+    public let timing: RequestTiming?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent (its
     /// URL is then made only when asked for: most callers never ask).
     private let redirects: [URL]?
@@ -31,11 +35,13 @@ public struct Response<Value> {
     ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
     ///     only.
     ///   - cacheStatus: Where the answer came from, when a cache handled the request.
+    ///   - timing: Where the time of the exchange went, when a request was sent.
     public init(
         value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
-        redirectChain: [URL] = [], cacheStatus: CacheStatus? = nil
+        redirectChain: [URL] = [], cacheStatus: CacheStatus? = nil, timing: RequestTiming? = nil
     ) {
         self.cacheStatus = cacheStatus
+        self.timing = timing
         self.value = value
         self.request = request
         self.response = response
@@ -64,7 +70,7 @@ public struct Response<Value> {
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Response<NewValue> {
         Response<NewValue>(
             value: try transform(value), request: request, response: response, data: data, duration: duration,
-            redirectChain: redirects ?? [], cacheStatus: cacheStatus)
+            redirectChain: redirects ?? [], cacheStatus: cacheStatus, timing: timing)
     }
 }
 

@@ -22,6 +22,9 @@ public struct StreamedResponse: Sendable {
     public let body: HTTPBody
     /// Where the answer came from when an ``HTTPCache`` handled the request; `nil` otherwise.
     public let cacheStatus: CacheStatus?
+    /// Where the time of the exchange went up to the response head (see ``Response/timing``);
+    /// its ``RequestTiming/lastByte`` is `nil`: the body is read after the call returns.
+    public let timing: RequestTiming?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent.
     private let redirects: [URL]?
 
@@ -33,10 +36,12 @@ public struct StreamedResponse: Sendable {
     ///   - redirectChain: The URLs visited, the first included; empty means the request's own URL
     ///     only.
     ///   - cacheStatus: Where the answer came from, when a cache handled the request.
+    ///   - timing: Where the time of the exchange went, when a request was sent.
     public init(
         request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = [],
-        cacheStatus: CacheStatus? = nil
+        cacheStatus: CacheStatus? = nil, timing: RequestTiming? = nil
     ) {
+        self.timing = timing
         self.request = request
         self.response = response
         self.body = body

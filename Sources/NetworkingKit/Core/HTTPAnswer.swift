@@ -2,7 +2,7 @@ public import Foundation
 public import HTTPTypes
 
 /// A response on its way back up the middleware chain, with what happened to its request on the
-/// way down: the redirects it followed and whether a cache answered it.
+/// way down: the redirects it followed, whether a cache answered it, and where the time went.
 ///
 /// These facts travel with the answer, not beside it, so that an answer shared between callers
 /// (``RequestDeduplicator``) or kept for later (``HTTPCache``) carries its own, and a server's
@@ -30,6 +30,9 @@ public struct HTTPAnswer: Sendable {
     /// The URLs a redirected request visited, in order, the first included; empty when the
     /// request was answered where it was sent.
     public var redirects: [URL]
+    /// Where the time of the exchange that brought this answer went, as its transport reported
+    /// it; `nil` when no request was sent (a cache hit) or the answer was made by hand.
+    public var timing: RequestTiming?
 
     /// Creates an answer.
     /// - Parameters:

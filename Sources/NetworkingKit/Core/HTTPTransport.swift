@@ -44,4 +44,28 @@ public protocol HTTPTransport: Sendable {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Sends a request and returns the answer with the exchange's ``HTTPAnswer/timing``: what
+    /// the client calls.
+    ///
+    /// The default implementation calls ``send(_:body:context:)`` and times it: the start, and
+    /// the first byte when `send` returns. Implement it to report what only the transport
+    /// knows: whether the connection was reused, DNS, connect, TLS, the request sent.
+    /// - Parameters:
+    ///   - request: The request; its URL is absolute.
+    ///   - body: The request body, if any.
+    ///   - context: The call's plan (timeout, size limit), the request id and the logger.
+    /// - Returns: The response and its body, still to be read, with the timing so far.
+    func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer
+}
+
+extension HTTPTransport {
+    public func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
+        var timing = RequestTiming()
+        let (response, responseBody) = try await send(request, body: body, context: context)
+        timing.firstByte = timing.elapsed()
+        var answer = HTTPAnswer(response, body: responseBody)
+        answer.timing = timing
+        return answer
+    }
 }

@@ -24,7 +24,7 @@ public import Logging
 /// | Message            | Level                          | Metadata                                                      |
 /// |--------------------|--------------------------------|---------------------------------------------------------------|
 /// | `Sending request`  | `requestLevel`                 | `http.method`, `http.url`, `attempt`, `request-id`            |
-/// | `Received response`| `responseLevel`; `failureLevel` for 4xx and 5xx | the above, `http.status`, `duration-ms`, `cache` |
+/// | `Received response`| `responseLevel`; `failureLevel` for 4xx and 5xx | the above, `http.status`, `duration-ms`, `cache`, and the exchange's timing where the transport reports it: `ttfb-ms` (first byte), `connection` (`new` or `reused`), `dns-ms`, `connect-ms`, `tls-ms` |
 /// | `Request failed`   | `failureLevel`                 | the above, `error` (redacted), `http.status` when known        |
 /// | `Request cancelled`| `responseLevel`                | the above, `duration-ms`                                       |
 ///
@@ -151,6 +151,7 @@ public struct LoggingMiddleware: Middleware {
         metadata["duration-ms"] = "\(Self.milliseconds(since: start))"
         metadata["http.status"] = "\(response.status.code)"
         if let cache = answer.cacheStatus { metadata["cache"] = "\(cache.rawValue)" }
+        if let timing = answer.timing { Self.add(timing, to: &metadata) }
         if showsHeaders {
             metadata["http.response.headers"] = self.metadata(response.headerFields, hiding: secrets.value)
         }
@@ -261,6 +262,19 @@ public struct LoggingMiddleware: Middleware {
     private static func isCancellation(_ error: any Error) -> Bool {
         if case NetworkError.cancelled = error { return true }
         return false
+    }
+
+    /// The phases of an exchange the transport reported, in milliseconds.
+    private static func add(_ timing: RequestTiming, to metadata: inout Logger.Metadata) {
+        if let firstByte = timing.firstByte { metadata["ttfb-ms"] = "\(milliseconds(firstByte))" }
+        if let reused = timing.reusedConnection { metadata["connection"] = reused ? "reused" : "new" }
+        if let dns = timing.dns { metadata["dns-ms"] = "\(milliseconds(dns))" }
+        if let connect = timing.connect { metadata["connect-ms"] = "\(milliseconds(connect))" }
+        if let tls = timing.tlsHandshake { metadata["tls-ms"] = "\(milliseconds(tls))" }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {

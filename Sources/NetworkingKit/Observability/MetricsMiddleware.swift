@@ -16,6 +16,9 @@ public import HTTPTypes
 /// | `networkingkit_requests_total`      | counter | `method`, `operation` (when the call has a ``RequestContext/operationName``), `status_class` (`2xx`…`5xx`, or `error`), `error` (the kind, for `error`) |
 /// | `networkingkit_request_duration`    | timer (nanoseconds) | the same                        |
 /// | `networkingkit_cache_total`         | counter | `result`: `hit`, `miss`, `revalidated`, `stale` |
+/// | `networkingkit_time_to_first_byte`  | timer (nanoseconds) | as `requests_total`, for answers a request was sent for (``HTTPAnswer/timing``) |
+/// | `networkingkit_connection_uses_total`   | counter | `reused`: `true` or `false`, where the transport says (`NIOTransport`) |
+/// | `networkingkit_connect_duration`, `networkingkit_tls_handshake_duration` | timer (nanoseconds) | none of its own: new connections, where the transport reports them |
 ///
 /// The prefix (`networkingkit`) and extra dimensions (added to every metric) are set in
 /// ``init(labelPrefix:dimensions:factory:)``.
@@ -42,6 +45,8 @@ public struct MetricsMiddleware: Middleware {
     private let factory: any MetricsFactory
     private let isNoOp: Bool
     private let cacheCounters: [CacheStatus: Counter]
+    /// What the transport reported of the connection: reused or new, connect and TLS times.
+    private let connections: ConnectionMetrics?
     private let outcomes: LockedState<[OutcomeKey: Outcome]>
 
     /// Creates a metrics middleware.
@@ -68,6 +73,7 @@ public struct MetricsMiddleware: Middleware {
             }
         }
         self.cacheCounters = cacheCounters
+        self.connections = isNoOp ? nil : ConnectionMetrics(labelPrefix: labelPrefix, dimensions: dimensions, factory: factory)
         self.outcomes = LockedState([:])
     }
 
@@ -85,8 +91,12 @@ public struct MetricsMiddleware: Middleware {
             let key = OutcomeKey(
                 method: request.method.rawValue, operation: context.operationName,
                 statusClass: ObservabilityNames.statusClass(answer.response.status.code), error: nil)
-            record(key, since: start)
+            let outcome = record(key, since: start)
             if let status = answer.cacheStatus { cacheCounters[status]?.increment() }
+            if let timing = answer.timing {
+                if let firstByte = timing.firstByte { outcome.firstByte.recordNanoseconds(Self.nanoseconds(firstByte)) }
+                connections?.record(timing)
+            }
             return answer
         } catch {
             let statusClass = (error as? NetworkError)?.statusCode.map(ObservabilityNames.statusClass)
@@ -99,11 +109,13 @@ public struct MetricsMiddleware: Middleware {
     }
 
     /// Counts one call with this outcome and records its duration.
-    private func record(_ key: OutcomeKey, since start: ContinuousClock.Instant) {
+    @discardableResult
+    private func record(_ key: OutcomeKey, since start: ContinuousClock.Instant) -> Outcome {
         let elapsed = ContinuousClock.now - start
         let outcome = outcome(for: key)
         outcome.requests.increment()
         outcome.duration.recordNanoseconds(Self.nanoseconds(elapsed))
+        return outcome
     }
 
     /// The metrics of an outcome, made on its first call and reused after.
@@ -116,13 +128,14 @@ public struct MetricsMiddleware: Middleware {
             if let error = key.error { dimensions.append(("error", error)) }
             let outcome = Outcome(
                 requests: Counter(label: "\(labelPrefix)_requests_total", dimensions: dimensions, factory: factory),
-                duration: Timer(label: "\(labelPrefix)_request_duration", dimensions: dimensions, factory: factory))
+                duration: Timer(label: "\(labelPrefix)_request_duration", dimensions: dimensions, factory: factory),
+                firstByte: Timer(label: "\(labelPrefix)_time_to_first_byte", dimensions: dimensions, factory: factory))
             outcomes[key] = outcome
             return outcome
         }
     }
 
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
+    fileprivate static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
     }
@@ -139,5 +152,28 @@ public struct MetricsMiddleware: Middleware {
     private struct Outcome {
         let requests: Counter
         let duration: Timer
+        let firstByte: Timer
+    }
+
+    /// The metrics of the connections answers came on.
+    private struct ConnectionMetrics {
+        let reused: Counter
+        let new: Counter
+        let connect: Timer
+        let tlsHandshake: Timer
+
+        init(labelPrefix: String, dimensions: [(String, String)], factory: any MetricsFactory) {
+            reused = Counter(label: "\(labelPrefix)_connection_uses_total", dimensions: dimensions + [("reused", "true")], factory: factory)
+            new = Counter(label: "\(labelPrefix)_connection_uses_total", dimensions: dimensions + [("reused", "false")], factory: factory)
+            connect = Timer(label: "\(labelPrefix)_connect_duration", dimensions: dimensions, factory: factory)
+            tlsHandshake = Timer(label: "\(labelPrefix)_tls_handshake_duration", dimensions: dimensions, factory: factory)
+        }
+
+        func record(_ timing: RequestTiming) {
+            guard let reusedConnection = timing.reusedConnection else { return }
+            (reusedConnection ? reused : new).increment()
+            if let connect = timing.connect { self.connect.recordNanoseconds(MetricsMiddleware.nanoseconds(connect)) }
+            if let tls = timing.tlsHandshake { tlsHandshake.recordNanoseconds(MetricsMiddleware.nanoseconds(tls)) }
+        }
     }
 }

@@ -22,16 +22,17 @@ struct RedirectFollower: Sendable {
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = ContinuousClock.now + context.plan.timeout
-        var (response, responseBody) = try await transport.send(request, body: body, context: context)
+        var answer = try await transport.timedSend(request, body: body, context: context)
         let step = context.networkLevelStep
-        if let step { await step.received(response, to: request, logger: context.logger) }
+        if let step { await step.received(answer.response, to: request, logger: context.logger) }
         let policy = context.plan.redirectPolicy
-        guard policy.maxRedirects > 0, Self.isRedirect(response.status), let firstURL = request.url else {
-            return HTTPAnswer(response, body: responseBody)
+        guard policy.maxRedirects > 0, Self.isRedirect(answer.response.status), let firstURL = request.url else {
+            return answer
         }
 
         var chain = RedirectChain(request: request, url: firstURL, body: body, policy: policy)
-        while Self.isRedirect(response.status), let location = response.headerFields[.location] {
+        while Self.isRedirect(answer.response.status), let location = answer.response.headerFields[.location] {
+            let response = answer.response
             let hop = try chain.nextHop(to: location, after: response) { request, credentialsRemoved in
                 step?.prepare(hop: &request, credentialsRemoved: credentialsRemoved)
             }
@@ -43,13 +44,15 @@ struct RedirectFollower: Sendable {
                     // line, a token in the target (`?code=`, `#access_token=`) would be logged.
                     "url": "\(Self.withoutQuery(hop.url))", "hop": "\(chain.urls.count)",
                 ])
-            await HTTPBody.discard(responseBody)
+            await HTTPBody.discard(answer.body)
             let hopContext = try Self.context(context, forHopBefore: deadline, of: request)
-            (response, responseBody) = try await transport.send(hop.request, body: hop.body, context: hopContext)
-            if let step { await step.received(response, to: hop.request, logger: context.logger) }
+            answer = try await transport.timedSend(hop.request, body: hop.body, context: hopContext)
+            if let step { await step.received(answer.response, to: hop.request, logger: context.logger) }
             chain.advance(to: hop)
         }
-        return HTTPAnswer(response, body: responseBody, redirects: chain.urls.count > 1 ? chain.urls : [])
+        // The timing is the last hop's: the exchange that brought the answer.
+        answer.redirects = chain.urls.count > 1 ? chain.urls : []
+        return answer
     }
 
     /// `context` for one more hop: the timeout is what is left of the whole call's.

@@ -3,7 +3,7 @@
 public import NIOSSL
 
 extension CertificatePins {
-    /// The public-key pin of a certificate, as ``/NetworkingKit/CertificatePins/init(_:expiry:)-(Dictionary<String,[String]>,_)`` reads it:
+    /// The public-key pin of a certificate, as `CertificatePins` reads it:
     /// `sha256/` and base64.
     /// - Throws: `NIOSSLError` when the certificate cannot be read.
     public static func pin(of certificate: NIOSSLCertificate) throws -> String {

@@ -28,6 +28,19 @@ final class HTTP1Exchange: BodyProducer, Sendable {
         var tls: Duration?
         var sent: Duration?
         var head: Duration?
+
+        /// The marks so far, as the client reads them on the answer.
+        var requestTiming: RequestTiming {
+            var timing = RequestTiming(startingAt: start)
+            timing.reusedConnection = reused
+            timing.waitedForConnection = waited
+            timing.dns = dns
+            timing.connect = connect
+            timing.tlsHandshake = tls
+            timing.requestSent = sent
+            timing.firstByte = head
+            return timing
+        }
     }
 
     /// The request's last byte was handed to the connection.

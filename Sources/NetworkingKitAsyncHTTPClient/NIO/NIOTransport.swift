@@ -19,7 +19,7 @@ import NIOSSL
 ///   bootstrap, which races IPv6 and IPv4 addresses (Happy Eyeballs, RFC 8305).
 /// - TLS is SwiftNIO SSL's: the server name sent (SNI) and checked, the platform's trusted roots
 ///   by default, private roots and client certificates through
-///   ``Configuration/tlsConfiguration``, and ``CertificatePins`` checked once the system's own
+///   ``Configuration/tlsConfiguration``, and ``/NetworkingKit/CertificatePins`` checked once the system's own
 ///   verification has passed, before any byte of the request is written.
 /// - Request and response bodies stream with backpressure: an upload is read at the socket's pace,
 ///   and a reader that falls behind stops the connection reading. The call's timeout
@@ -60,6 +60,14 @@ public struct NIOTransport: HTTPTransport {
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let answer = try await timedSend(request, body: body, context: context)
+        return (answer.response, answer.body)
+    }
+
+    /// Sends the request and returns once the response head has arrived, with its timing: the
+    /// connection reused or not, the wait for it, DNS, connect, TLS, the request sent and the
+    /// first byte.
+    public func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         let summary = RequestSummary(request)
         let deadline = ContinuousClock.now + context.plan.timeout
         let (origin, head) = try requestHead(for: request, body: body, summary: summary)
@@ -92,9 +100,12 @@ public struct NIOTransport: HTTPTransport {
             }
             // A head refused there drops the body's reader, which ends the exchange and closes the connection.
             let idleLimit = context.plan.streamsResponseBody ? BodyReader.IdleLimit(context.plan.timeout, error: DeadlineExceeded()) : nil
-            return try TransportAnswer.make(
+            let (response, responseBody) = try TransportAnswer.make(
                 request, summary: summary, status: responseHead.status, headers: responseHead.headers,
                 chunks: BodyReader(exchange.pipe, producer: exchange, idleLimit: idleLimit).chunks, decodes: configuration.decodesContent)
+            var answer = HTTPAnswer(response, body: responseBody)
+            answer.timing = exchange.timing.withLock { $0.requestTiming }
+            return answer
         }
     }
 

@@ -87,6 +87,15 @@ private enum EverydayFeaturesSamples {
         // </article-sample>
         _ = client
     }
+
+    static func timing(client: LiveAPIClient) async throws {
+        // <article-sample>
+        let response = try await client.response(Request<[PixarFilm]>(path: "/films"))
+        if let timing = response.timing, let firstByte = timing.firstByte {
+            print("first byte after \(firstByte), last after \(timing.lastByte ?? firstByte)")
+        }
+        // </article-sample>
+    }
 }
 
 @Suite("Cookies and everyday features article samples")

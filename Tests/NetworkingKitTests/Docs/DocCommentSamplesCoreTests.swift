@@ -203,6 +203,15 @@ private enum DocCommentCoreSamples {
         // </doc-sample>
     }
 
+    static func requestTimingSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        let response = try await client.response(PixarAPIEndpoint.films, as: [Film].self)
+        if let firstByte = response.timing?.firstByte, firstByte > .milliseconds(500) {
+            print("slow server: first byte after \(firstByte); connection reused: \(response.timing?.reusedConnection ?? false)")
+        }
+        // </doc-sample>
+    }
+
     static func diskCacheStorageSample() {
         // <doc-sample>
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appending(path: "com.example.app/http")
@@ -458,6 +467,7 @@ struct DocCommentSamplesCoreTests {
                 "Sources/NetworkingKit/Auth/TokenStore.swift",
                 "Sources/NetworkingKit/Cache/CachePolicy.swift",
                 "Sources/NetworkingKit/Core/CacheStatus.swift",
+                "Sources/NetworkingKit/Core/RequestTiming.swift",
                 "Sources/NetworkingKit/Cache/DiskCacheStorage.swift",
                 "Sources/NetworkingKit/Cache/HTTPCache.swift",
                 "Sources/NetworkingKit/Cache/MemoryCacheStorage.swift",
