@@ -44,7 +44,8 @@ struct CLIError: Error, CustomStringConvertible {
             case .connectionLost: self.init("the connection to \(target) was closed before the answer was complete")
             case .invalidResponse: self.init("the answer from \(target) was not valid HTTP")
             // Pins say which host and why: more than "the TLS connection failed".
-            case .secureConnectionFailed where failure.underlying is CertificatePinMismatch
+            case .secureConnectionFailed
+            where failure.underlying is CertificatePinMismatch
                 || failure.underlying is CertificatePinningUnavailable:
                 self.init("cannot reach \(target): \(failure.underlying.map { "\($0)" } ?? "")")
             default: self.init("cannot reach \(target): \(Self.phrase(for: failure.kind))")

@@ -197,6 +197,7 @@ struct RequestCommand: AsyncParsableCommand {
         let response: HTTPResponse
         let body: Data
         var cacheStatus: CacheStatus?
+        var timing: RequestTiming?
         do {
             var request = prepared.request
             request.options.uploadProgress = ProgressBar.forTerminal(label: "upload")?.handler
@@ -218,7 +219,7 @@ struct RequestCommand: AsyncParsableCommand {
                 return
             }
             let answer = try await client.response(request)
-            (response, body, cacheStatus) = (answer.response, answer.data, answer.cacheStatus)
+            (response, body, cacheStatus, timing) = (answer.response, answer.data, answer.cacheStatus, answer.timing)
         } catch let error as NetworkError {
             guard let failure = error.failure else { throw CLIError(error) }
             (response, body) = (failure.response, failure.body)
@@ -226,6 +227,7 @@ struct RequestCommand: AsyncParsableCommand {
 
         print(ResponsePrinter.statusLine(response))
         if let cacheStatus { print("* cache: \(cacheStatus)") }
+        if verbose, let timing { print("* timing: " + ResponsePrinter.timing(timing)) }
         ResponsePrinter.headerLines(response.headerFields).forEach { print($0) }
         if let text = ResponsePrinter.bodyText(body, contentType: response.headerFields[.contentType]) {
             print("")

@@ -16,6 +16,27 @@ struct ResponsePrinter {
         return "\(shown.name): \(shown.value)"
     }
 
+    /// Where an exchange's time went, in milliseconds: `first byte 3 ms, last byte 4 ms, new
+    /// connection (connect 1 ms, TLS 2 ms)`, each part only where the transport reported it.
+    static func timing(_ timing: RequestTiming) -> String {
+        func ms(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        }
+        var parts: [String] = []
+        if let firstByte = timing.firstByte { parts.append("first byte \(ms(firstByte))") }
+        if let lastByte = timing.lastByte { parts.append("last byte \(ms(lastByte))") }
+        if let reused = timing.reusedConnection {
+            var phases: [String] = []
+            if let dns = timing.dns { phases.append("DNS \(ms(dns))") }
+            if let connect = timing.connect { phases.append("connect \(ms(connect))") }
+            if let tls = timing.tlsHandshake { phases.append("TLS \(ms(tls))") }
+            let connection = reused ? "reused connection" : "new connection"
+            parts.append(phases.isEmpty ? connection : "\(connection) (\(phases.joined(separator: ", ")))")
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// `HTTP 404 Not Found`; `HTTP 299` for a status with no phrase (the transports give the
     /// standard one when the server's is not known).
     static func statusLine(_ response: HTTPResponse) -> String {

@@ -387,6 +387,20 @@ struct NetkitCommandTests {
         }
     }
 
+    @Test("request -v shows where the time went: first and last byte, and over nio the new connection and its connect time")
+    func verboseTiming() async throws {
+        try await withDemoServer { server in
+            for transport in ["ahc", "nio"] {
+                let run = try await Self.netkit(["request", "GET", "\(server.baseURL)/films", "-v", "--transport", transport])
+                #expect(run.status == 0, "stderr: \(run.error)")
+                let timing = run.output.split(separator: "\n").first { $0.hasPrefix("* timing: ") }
+                #expect(timing?.contains("first byte ") == true && timing?.contains("last byte ") == true, "output: \(run.output)")
+                let showsConnection = timing?.contains("new connection (") == true && timing?.contains("connect ") == true
+                #expect(showsConnection == (transport == "nio"), "output: \(run.output)")
+            }
+        }
+    }
+
     @Test("--max-size bounds the answer shown: past it the request fails, raised it goes through")
     func maxSize() async throws {
         try await withDemoServer { server in

@@ -37,7 +37,11 @@ private final class TimedTransport: HTTPTransport {
 
     final class LockedCount: Sendable {
         private let value = LockedState(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1; return $0
+            }
+        }
     }
 }
 
@@ -48,7 +52,8 @@ private func json(_ status: HTTPResponse.Status = .ok, headers: [HTTPField] = []
 }
 
 private func client(_ transport: TimedTransport, middlewares: [any Middleware] = [], logger: Logger? = nil) -> LiveAPIClient {
-    var configuration = LiveAPIClient.Configuration(baseURL: URL(string: "https://api.example.com")!, transport: transport, middlewares: middlewares)
+    var configuration = LiveAPIClient.Configuration(
+        baseURL: URL(string: "https://api.example.com")!, transport: transport, middlewares: middlewares)
     if let logger { configuration.logger = logger }
     return LiveAPIClient(configuration: configuration)
 }
@@ -81,7 +86,9 @@ struct RequestTimingTests {
 
         let failing = LockedState(0)
         let flaky = TimedTransport { _ in
-            failing.withLock { $0 += 1; return $0 } == 1 ? json(.serviceUnavailable) : json()
+            failing.withLock {
+                $0 += 1; return $0
+            } == 1 ? json(.serviceUnavailable) : json()
         }
         let retry = RetryMiddleware(policy: RetryPolicy(jitter: .none), budget: nil, clock: ImmediateClock())
         let retried = try await client(flaky, middlewares: [retry]).response(Request<OK>(path: "/films"))
