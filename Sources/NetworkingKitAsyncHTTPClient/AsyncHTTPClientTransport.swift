@@ -99,7 +99,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///     decompresses itself, whose body would otherwise be decoded twice.
     ///   - pins: Hosts whose calls are refused before anything is sent: AsyncHTTPClient offers no
     ///     way to check a server's certificate, so a pinned host is never called unpinned (use
-    ///     ``NIOTransport``, which checks them).
+    ///     ``NIOTransport``, which checks them). Redirects are seen hop by hop only with a
+    ///     `client` that does not follow them itself, as this transport requires.
     public init(
         client: HTTPClient = AsyncHTTPClientTransport.sharedClient, decodesContent: Bool = true, pins: CertificatePins = .none
     ) {

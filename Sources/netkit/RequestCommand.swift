@@ -89,8 +89,8 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A public-key pin of the URL's host, 'sha256/<base64>' as curl's --pinnedpubkey (repeatable: add a backup)."
-                + " Checked by nio; ahc and urlsession on Linux cannot check pins, and refuse the call.",
+            "A public-key pin of the URL's host, 'sha256/<base64>' (repeatable: add a backup); a redirect to another host"
+                + " is not pinned. Checked by nio; ahc and urlsession on Linux cannot check pins, and refuse the call.",
             valueName: "pin"))
     var pin: [String] = []
 

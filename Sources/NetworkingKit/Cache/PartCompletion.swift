@@ -79,8 +79,8 @@ extension HTTPCache {
         whole.status = .ok
         whole.headerFields[.contentRange] = nil
         whole.headerFields[.contentLength] = String(completion.completeLength)
-        return try await keep(
-            HTTPAnswer(whole, body: HTTPBody(part.entry.body + restData)), exchange: exchange, requestTime: requestTime,
-            responseTime: now(), replacing: part)
+        var completed = HTTPAnswer(whole, body: HTTPBody(part.entry.body + restData))
+        completed.timing = answer.timing
+        return try await keep(completed, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
     }
 }

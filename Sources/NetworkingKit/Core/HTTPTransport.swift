@@ -44,28 +44,22 @@ public protocol HTTPTransport: Sendable {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?)
+}
 
-    /// Sends a request and returns the answer with the exchange's ``HTTPAnswer/timing``: what
-    /// the client calls.
-    ///
-    /// The default implementation calls ``send(_:body:context:)`` and times it: the start, and
-    /// the first byte when `send` returns. Implement it to report what only the transport
-    /// knows: whether the connection was reused, DNS, connect, TLS, the request sent.
+/// A transport that reports more of each exchange's timing than the client measures around it
+/// (the start and the first byte): whether the connection was reused, the wait for it, DNS,
+/// connect, TLS, the request sent.
+///
+/// `NIOTransport` is one. A transport that wraps one conforms too and forwards
+/// ``timedSend(_:body:context:)``, or the inner transport's phases are lost.
+public protocol TimedHTTPTransport: HTTPTransport {
+    /// Sends a request and returns the answer with the exchange's ``HTTPAnswer/timing``, as
+    /// ``HTTPTransport/send(_:body:context:)`` does otherwise: once the response head has
+    /// arrived, the body still to be read.
     /// - Parameters:
     ///   - request: The request; its URL is absolute.
     ///   - body: The request body, if any.
     ///   - context: The call's plan (timeout, size limit), the request id and the logger.
-    /// - Returns: The response and its body, still to be read, with the timing so far.
+    /// - Returns: The response and its body, with the timing up to the response head.
     func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer
-}
-
-extension HTTPTransport {
-    public func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
-        var timing = RequestTiming()
-        let (response, responseBody) = try await send(request, body: body, context: context)
-        timing.firstByte = timing.elapsed()
-        var answer = HTTPAnswer(response, body: responseBody)
-        answer.timing = timing
-        return answer
-    }
 }

@@ -28,10 +28,9 @@ public import Foundation
 /// `URLSessionTaskMetrics` only once a task has ended, after the answer has been handed on, and
 /// FoundationNetworking on Linux never calls for them.
 public struct RequestTiming: Sendable, Hashable {
-    /// When the request was handed to the transport.
-    public let start: Date
-    /// The same moment on the monotonic clock, which the phases are measured on.
-    let startInstant: ContinuousClock.Instant
+    /// When the request was handed to the transport, on the monotonic clock the phases are
+    /// measured from.
+    public let startInstant: ContinuousClock.Instant
     /// Whether the connection had carried a request before (no connect, no handshake); `nil`
     /// when the transport does not say.
     public var reusedConnection: Bool?
@@ -48,13 +47,17 @@ public struct RequestTiming: Sendable, Hashable {
     /// A timing that starts now.
     public init() {
         startInstant = .now
-        start = Date()
     }
 
     /// A timing that started at `instant`, on the monotonic clock.
     public init(startingAt instant: ContinuousClock.Instant) {
         startInstant = instant
-        start = Date(timeIntervalSinceNow: -Self.seconds(instant.duration(to: .now)))
+    }
+
+    /// When the request was handed to the transport, on the wall clock: worked out when read
+    /// (from the monotonic start), so that a call nobody asks pays for no second clock.
+    public var start: Date {
+        Date(timeIntervalSinceNow: -Self.seconds(elapsed()))
     }
 
     /// Waiting for a free connection when an origin's limit was reached.
@@ -103,8 +106,8 @@ public struct RequestTiming: Sendable, Hashable {
         set { lastByteTime = Self.nanoseconds(newValue) }
     }
 
-    /// The time from the start to now.
-    func elapsed() -> Duration { startInstant.duration(to: .now) }
+    /// The time from the start to now: what a transport sets a phase to as it ends.
+    public func elapsed() -> Duration { startInstant.duration(to: .now) }
 
     private static func duration(_ nanoseconds: Int64) -> Duration? {
         nanoseconds == .min ? nil : .nanoseconds(nanoseconds)

@@ -17,7 +17,7 @@ public import HTTPTypes
 /// | `networkingkit_request_duration`    | timer (nanoseconds) | the same                        |
 /// | `networkingkit_cache_total`         | counter | `result`: `hit`, `miss`, `revalidated`, `stale` |
 /// | `networkingkit_time_to_first_byte`  | timer (nanoseconds) | as `requests_total`, for answers a request was sent for (``HTTPAnswer/timing``) |
-/// | `networkingkit_connection_uses_total`   | counter | `reused`: `true` or `false`, where the transport says (`NIOTransport`) |
+/// | `networkingkit_connection_uses_total`   | counter | `reused`: `true` or `false`: the connection of each answer, where the transport says (`NIOTransport`) |
 /// | `networkingkit_connect_duration`, `networkingkit_tls_handshake_duration` | timer (nanoseconds) | none of its own: new connections, where the transport reports them |
 ///
 /// The prefix (`networkingkit`) and extra dimensions (added to every metric) are set in
@@ -94,7 +94,7 @@ public struct MetricsMiddleware: Middleware {
             let outcome = record(key, since: start)
             if let status = answer.cacheStatus { cacheCounters[status]?.increment() }
             if let timing = answer.timing {
-                if let firstByte = timing.firstByte { outcome.firstByte.recordNanoseconds(Self.nanoseconds(firstByte)) }
+                if let firstByte = timing.firstByte { outcome.firstByte?.recordNanoseconds(Self.nanoseconds(firstByte)) }
                 connections?.record(timing)
             }
             return answer
@@ -129,7 +129,9 @@ public struct MetricsMiddleware: Middleware {
             let outcome = Outcome(
                 requests: Counter(label: "\(labelPrefix)_requests_total", dimensions: dimensions, factory: factory),
                 duration: Timer(label: "\(labelPrefix)_request_duration", dimensions: dimensions, factory: factory),
-                firstByte: Timer(label: "\(labelPrefix)_time_to_first_byte", dimensions: dimensions, factory: factory))
+                // Only outcomes with an answer have a first byte.
+                firstByte: key.error == nil
+                    ? Timer(label: "\(labelPrefix)_time_to_first_byte", dimensions: dimensions, factory: factory) : nil)
             outcomes[key] = outcome
             return outcome
         }
@@ -152,7 +154,7 @@ public struct MetricsMiddleware: Middleware {
     private struct Outcome {
         let requests: Counter
         let duration: Timer
-        let firstByte: Timer
+        let firstByte: Timer?
     }
 
     /// The metrics of the connections answers came on.
@@ -172,6 +174,7 @@ public struct MetricsMiddleware: Middleware {
         func record(_ timing: RequestTiming) {
             guard let reusedConnection = timing.reusedConnection else { return }
             (reusedConnection ? reused : new).increment()
+            guard !reusedConnection else { return }
             if let connect = timing.connect { self.connect.recordNanoseconds(MetricsMiddleware.nanoseconds(connect)) }
             if let tls = timing.tlsHandshake { tlsHandshake.recordNanoseconds(MetricsMiddleware.nanoseconds(tls)) }
         }

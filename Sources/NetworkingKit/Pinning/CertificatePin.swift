@@ -36,10 +36,11 @@ public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
         try CertificatePin(base64)
     }
 
-    /// A pin of one certificate, by the base64 SHA-256 of its DER bytes.
+    /// A pin of one certificate, by the base64 SHA-256 of its DER bytes (with or without
+    /// `sha256/`).
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` when it is not a base64 SHA-256 digest.
     public static func certificate(sha256 base64: String) throws -> CertificatePin {
-        try CertificatePin(kind: .certificate, base64: base64)
+        try CertificatePin(kind: .certificate, base64: base64.hasPrefix("sha256/") ? String(base64.dropFirst(7)) : base64)
     }
 
     /// The public-key pin of a certificate given as DER bytes, or `nil` when they are not a

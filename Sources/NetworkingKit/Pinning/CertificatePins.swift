@@ -1,9 +1,10 @@
 public import Foundation
 public import HTTPTypes
 
-/// The keys (or certificates) each pinned host must present, checked on every connection to it,
-/// the same way by every transport: RFC 7469's pins, OkHttp's `CertificatePinner`, Alamofire's
-/// public-key evaluators.
+/// The keys (or certificates) each pinned host must present, checked on every TLS handshake with
+/// it the transport sees, the same way by every transport: RFC 7469's pins, OkHttp's
+/// `CertificatePinner`, Alamofire's public-key evaluators. (URLSession may resume a TLS session
+/// it checked before without asking again.)
 ///
 /// The check comes on top of the system's own: the chain must still lead to a trusted root and
 /// name the host. Give each host a backup pin (a key kept offline for the next certificate), so
@@ -23,9 +24,14 @@ public import HTTPTypes
 /// let transport = URLSessionTransport(pins: pins)
 /// ```
 ///
-/// A host is matched exactly, or by a pattern `*.example.com` that stands for one label; hosts
-/// no pattern names are not pinned. The certificate checked is the server's own (the leaf, not
-/// an intermediate's).
+/// A host is matched exactly, or by a pattern `*.example.com` that stands for one label (a host
+/// both name accepts the pins of both); hosts no pattern names are not pinned. Names are ASCII
+/// (punycode for others); IP addresses match whatever their spelling.
+///
+/// The certificate checked is the server's own, the leaf: unlike OkHttp, which accepts a pin of
+/// any certificate in the verified chain, a pin of an intermediate or a root never matches here
+/// (SwiftNIO SSL hands over the leaf alone unless its verification is replaced). Pin the
+/// server's key and a backup key.
 ///
 /// Where a transport cannot see the server's certificate, a call to a pinned host fails closed,
 /// before anything is sent, with a ``CertificatePinningUnavailable``; it is never sent unpinned:
@@ -68,12 +74,14 @@ public struct CertificatePins: Sendable, Hashable {
             guard !values.isEmpty else {
                 throw NetworkError.invalidRequest(reason: "the host \(host) has no pin; remove it or give it one")
             }
-            let pattern = Self.normalized(host)
-            let wildcard = pattern.hasPrefix("*.") ? pattern.dropFirst(2) : pattern[...]
-            guard !wildcard.isEmpty, !wildcard.contains("*"), !wildcard.hasPrefix("."), !wildcard.contains("..") else {
-                throw NetworkError.invalidRequest(reason: "\(host) is not a host or a *. pattern")
+            let isWildcard = host.hasPrefix("*.")
+            guard let name = Self.canonicalHost(isWildcard ? String(host.dropFirst(2)) : host),
+                !isWildcard || !name.contains(":")
+            else {
+                throw NetworkError.invalidRequest(
+                    reason: "\(host) is not a host name (in ASCII: punycode for others), an IP address or a *. pattern")
             }
-            decoded[pattern, default: []].formUnion(values)
+            decoded[isWildcard ? "*." + name : name, default: []].formUnion(values)
         }
         self.init(decoded: decoded, expiry: expiry)
     }
@@ -91,21 +99,35 @@ public struct CertificatePins: Sendable, Hashable {
 
     /// The pins `host` must match at `now`, or `nil` when it is not pinned (or the pins have
     /// expired).
+    ///
+    /// A host named exactly and by a `*.` pattern accepts the pins of both, as OkHttp's do.
     public func accepted(for host: String, at now: Date = Date()) -> Set<CertificatePin>? {
         guard !pins.isEmpty else { return nil }
         if let expiry, now >= expiry { return nil }
-        let host = Self.normalized(host)
-        if let exact = pins[host] { return exact }
-        guard let dot = host.firstIndex(of: ".") else { return nil }
-        return pins["*" + host[dot...]]
+        guard let host = Self.canonicalHost(host) else { return nil }
+        let exact = pins[host]
+        guard let dot = host.firstIndex(of: "."), let wildcard = pins["*" + host[dot...]] else { return exact }
+        return exact.map { $0.union(wildcard) } ?? wildcard
     }
 
-    /// `host` lowercased, without the brackets of an IPv6 literal or a final dot (`example.com.`
-    /// is `example.com`, as the certificate check has it).
-    private static func normalized(_ host: String) -> String {
+    /// `host` as pins are keyed: lowercased, without the brackets of an IPv6 literal or a final
+    /// dot (`example.com.` is `example.com`, as the certificate check has it), an IPv6 address in
+    /// its one canonical form (RFC 5952: `[0:0::1]` is `::1`); `nil` for what is not a host name
+    /// in ASCII or an address (a port, a scheme, a space, Unicode rather than punycode).
+    static func canonicalHost(_ host: String) -> String? {
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.contains(":") { return URLAuthority.canonicalIPv6(host) }
         if host.hasSuffix(".") { host.removeLast() }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard !host.isEmpty,
+            labels.allSatisfy({ label in
+                !label.isEmpty && label.utf8.allSatisfy { byte in
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                }
+            })
+        else { return nil }
         return host
     }
 
@@ -131,10 +153,10 @@ public struct CertificatePins: Sendable, Hashable {
     @_spi(Transport) public func refuseUncheckable(
         _ request: HTTPRequest, checksCertificates: Bool, transport: String, at now: Date = Date()
     ) throws {
-        guard !pins.isEmpty, let authority = request.authority,
-            let host = URLAuthority.endpoint(inAuthority: authority[...], defaultPort: 0)?.host,
-            accepted(for: host, at: now) != nil
-        else { return }
+        guard !pins.isEmpty, let authority = request.authority else { return }
+        // The host even of an authority a transport would refuse: never let a call through unread.
+        let host = String(URLAuthority.split(authority[...]).host)
+        guard accepted(for: host, at: now) != nil else { return }
         let cleartext = request.scheme?.lowercased() != "https"
         guard cleartext || !checksCertificates else { return }
         let reason =

@@ -41,8 +41,9 @@ enum SubjectPublicKeyInfo {
         var end: Int { content.upperBound }
     }
 
-    /// The element at `index`, which must end by `limit`; definite lengths of up to four bytes
-    /// only (a certificate is far smaller than 4 GiB).
+    /// The element at `index`, which must end by `limit`; definite lengths of up to three bytes
+    /// only (a certificate is far smaller than 16 MiB), so that a length always fits a 32-bit
+    /// `Int` (watchOS) and is never negative.
     private static func element(in bytes: [UInt8], at index: Int, before limit: Int) -> Element? {
         guard index >= 0, index + 2 <= limit, limit <= bytes.count else { return nil }
         let tag = bytes[index]
@@ -52,12 +53,12 @@ enum SubjectPublicKeyInfo {
         if first >= 0x80 {
             let count = first & 0x7F
             // 0x80 is BER's indefinite length, which DER forbids.
-            guard (1...4).contains(count), contentStart + count <= limit else { return nil }
+            guard (1...3).contains(count), count <= limit - contentStart else { return nil }
             length = 0
             for offset in 0..<count { length = length << 8 | Int(bytes[contentStart + offset]) }
             contentStart += count
         }
-        guard length <= limit - contentStart else { return nil }
+        guard length >= 0, length <= limit - contentStart else { return nil }
         return Element(start: index, tag: tag, content: contentStart..<(contentStart + length))
     }
 }

@@ -7,6 +7,26 @@ import Logging
 /// and every transport follows the same rules.
 struct RedirectFollower: Sendable {
     let transport: any HTTPTransport
+    /// The transport again when it reports its own timing, found once rather than per call.
+    private let timed: (any TimedHTTPTransport)?
+
+    init(transport: any HTTPTransport) {
+        self.transport = transport
+        self.timed = transport as? any TimedHTTPTransport
+    }
+
+    /// One exchange, with its timing: the transport's own, or the start and first byte measured
+    /// around it. Inlined: a frame of its own would cost every call a task allocation.
+    @inline(__always)
+    private func exchange(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
+        if let timed { return try await timed.timedSend(request, body: body, context: context) }
+        var timing = RequestTiming()
+        let (response, responseBody) = try await transport.send(request, body: body, context: context)
+        timing.firstByte = timing.elapsed()
+        var answer = HTTPAnswer(response, body: responseBody)
+        answer.timing = timing
+        return answer
+    }
 
     /// `url` cut before its query and fragment, for a log line.
     static func withoutQuery(_ url: URL) -> String {
@@ -22,7 +42,7 @@ struct RedirectFollower: Sendable {
     func send(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         // The timeout covers the request and all its hops: each hop gets what is left of it.
         let deadline = ContinuousClock.now + context.plan.timeout
-        var answer = try await transport.timedSend(request, body: body, context: context)
+        var answer = try await exchange(request, body: body, context: context)
         let step = context.networkLevelStep
         if let step { await step.received(answer.response, to: request, logger: context.logger) }
         let policy = context.plan.redirectPolicy
@@ -46,7 +66,7 @@ struct RedirectFollower: Sendable {
                 ])
             await HTTPBody.discard(answer.body)
             let hopContext = try Self.context(context, forHopBefore: deadline, of: request)
-            answer = try await transport.timedSend(hop.request, body: hop.body, context: hopContext)
+            answer = try await exchange(hop.request, body: hop.body, context: hopContext)
             if let step { await step.received(answer.response, to: hop.request, logger: context.logger) }
             chain.advance(to: hop)
         }

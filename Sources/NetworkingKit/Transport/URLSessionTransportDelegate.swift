@@ -63,7 +63,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        if let mismatch = ServerTrustPins.mismatch(in: challenge, pins: pins) {
+        if let mismatch = ServerTrustPins.mismatch(in: challenge, pins: pins, asksApp: challengeHandler != nil) {
             fail(task, with: .transport(TransportFailure(kind: .secureConnectionFailed, underlying: mismatch)))
             completionHandler(.cancelAuthenticationChallenge, nil)
             return

@@ -32,7 +32,7 @@ import NIOSSL
 /// ```swift
 /// let client = LiveAPIClient(baseURL: url, transport: NIOTransport.shared)
 /// ```
-public struct NIOTransport: HTTPTransport {
+public struct NIOTransport: TimedHTTPTransport {
     /// One transport for the whole process, with the default configuration, never shut down.
     public static let shared = NIOTransport()
 

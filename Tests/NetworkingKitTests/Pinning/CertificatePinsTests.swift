@@ -25,7 +25,18 @@ struct CertificatePinsTests {
         #expect(pins.accepted(for: "cdn.example.com") == nil)
         #expect(pins.accepted(for: "example.com") == nil)
         #expect(pins.accepted(for: "::1") != nil)
+        #expect(pins.accepted(for: "0:0:0::1") != nil)
+        #expect(pins.accepted(for: "[0:0::0:1]") != nil)
         #expect(CertificatePins.none.accepted(for: "api.example.com") == nil)
+    }
+
+    @Test("a host named exactly and by a wildcard accepts the pins of both, as OkHttp's does")
+    func exactAndWildcard() throws {
+        let exact = "sha256/" + Data(repeating: 1, count: 32).base64EncodedString()
+        let wildcard = "sha256/" + Data(repeating: 2, count: 32).base64EncodedString()
+        let pins = try CertificatePins(["api.example.com": [exact], "*.example.com": [wildcard]])
+        #expect(pins.accepted(for: "api.example.com") == [try CertificatePin(exact), try CertificatePin(wildcard)])
+        #expect(pins.accepted(for: "www.example.com") == [try CertificatePin(wildcard)])
     }
 
     @Test(
@@ -37,6 +48,13 @@ struct CertificatePinsTests {
             ["*.": ["sha256/" + Data(count: 32).base64EncodedString()]],
             ["**.example": ["sha256/" + Data(count: 32).base64EncodedString()]],
             ["a..example": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            // What is not a host (a typo that would pin nothing): a URL, a port, a space, Unicode.
+            ["https://api.example.com": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            ["api.example.com:443": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            ["api example.com": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            ["bücher.example": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            ["*.::1": ["sha256/" + Data(count: 32).base64EncodedString()]],
+            ["fe80::1%eth0": ["sha256/" + Data(count: 32).base64EncodedString()]],
         ] as [[String: [String]]])
     func refusals(pins: [String: [String]]) {
         #expect(throws: NetworkError.self) { try CertificatePins(pins) }
@@ -70,6 +88,7 @@ struct CertificatePinsTests {
         #expect(key.description.hasPrefix("sha256/"))
         #expect(try CertificatePin(key.description) == key)
         #expect(try CertificatePin.certificate(sha256: certificate.sha256.base64EncodedString()) == certificate)
+        #expect(try CertificatePin.certificate(sha256: "sha256/" + certificate.sha256.base64EncodedString()) == certificate)
         for pin in [key, certificate] {
             let pins = try CertificatePins(["host.example": [pin]])
             #expect(pins.mismatch(certificate: der, host: "host.example") == nil)
@@ -92,7 +111,12 @@ struct CertificatePinsTests {
         liar[1] = 0x84  // a four-byte length ...
         liar[2] = 0xFF  // ... of about 4 GiB
         #expect(SubjectPublicKeyInfo.bytes(inCertificate: liar) == nil)
-        let hostile: [[UInt8]] = [[], [0x30], [0x30, 0x80, 0x00, 0x00], [0x30, 0x85, 1, 1, 1, 1, 1], [0x30, 0x02, 0x30, 0x00]]
+        // A four-byte length from 0x80000000 would be negative in a 32-bit Int (watchOS):
+        // lengths of more than three bytes are refused.
+        let hostile: [[UInt8]] = [
+            [], [0x30], [0x30, 0x80, 0x00, 0x00], [0x30, 0x85, 1, 1, 1, 1, 1], [0x30, 0x02, 0x30, 0x00],
+            [0x30, 0x84, 0x80, 0, 0, 0, 0x30, 0x00], [0x30, 0x83, 0xFF, 0xFF, 0xFF, 0x30, 0x00],
+        ]
         for bytes in hostile {
             #expect(SubjectPublicKeyInfo.bytes(inCertificate: bytes) == nil)
             #expect(pins.mismatch(certificate: bytes, host: "host.example")?.presentedPin == nil)

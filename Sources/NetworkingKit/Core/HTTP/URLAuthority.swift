@@ -118,4 +118,15 @@ import Darwin
         var address = in6_addr()
         return String(text).withCString { inet_pton(AF_INET6, $0, &address) } == 1
     }
+
+    /// `text` as an IPv6 address in its one canonical form (RFC 5952: `0:0::1` is `::1`), or
+    /// `nil` when it is not one (as ``isIPv6(_:)`` reads it).
+    static func canonicalIPv6(_ text: String) -> String? {
+        var address = in6_addr()
+        guard text.withCString({ inet_pton(AF_INET6, $0, &address) }) == 1 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = buffer.withUnsafeMutableBufferPointer { inet_ntop(AF_INET6, &address, $0.baseAddress, socklen_t($0.count)) }
+        guard written != nil else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
 }
