@@ -343,13 +343,13 @@ public final class HTTPCache: Middleware {
             }
             // The stored body, brought up to date by the exchange that asked: its timing.
             var revalidated = CachedAnswer.serve(freshened, as: .revalidated, now: responseTime)
-            revalidated.timing = answer.timing
+            revalidated.timingBox = answer.timingBox
             return revalidated
         }
         if response.status.code >= 500, staleIfError {
             await HTTPBody.discard(responseBody)
             var stale = CachedAnswer.serve(found.entry, as: .stale, now: responseTime)
-            stale.timing = answer.timing
+            stale.timingBox = answer.timingBox
             return stale
         }
         return try await keep(answer, exchange: exchange, requestTime: requestTime, responseTime: responseTime, replacing: found)

@@ -80,7 +80,7 @@ extension HTTPCache {
         whole.headerFields[.contentRange] = nil
         whole.headerFields[.contentLength] = String(completion.completeLength)
         var completed = HTTPAnswer(whole, body: HTTPBody(part.entry.body + restData))
-        completed.timing = answer.timing
+        completed.timingBox = answer.timingBox
         return try await keep(completed, exchange: exchange, requestTime: requestTime, responseTime: now(), replacing: part)
     }
 }

@@ -149,13 +149,22 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// The exchange with the answer's body read whole, within the call's size limit (and taken
-    /// off the answer).
+    /// off the answer), its last byte dated.
     private func collectedExchange(_ call: Prepared) async throws -> (HTTPAnswer, Data) {
         var answer = try await exchange(call)
         let data = try await answer.body?.collect(upTo: call.limit) ?? Data()
         answer.body = nil
-        if let timing = answer.timing { answer.timing?.lastByte = timing.elapsed() }
+        Self.markLastByte(of: &answer)
         return (answer, data)
+    }
+
+    /// Dates the answer's last byte, now. Not async, and kept out of line: in an async function
+    /// every temporary of a timing would be a task allocation of its own.
+    @inline(never)
+    private static func markLastByte(of answer: inout HTTPAnswer) {
+        guard var timing = answer.timingBox?.timing else { return }
+        timing.lastByte = timing.elapsed()
+        answer.timingBox = TimingBox(timing)
     }
 
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {
@@ -179,7 +188,7 @@ public struct LiveAPIClient: APIClient {
             return Response(
                 value: value, request: call.summary, response: answer.response, data: data,
                 duration: ContinuousClock.now - call.start, redirectChain: answer.redirects,
-                cacheStatus: answer.cacheStatus, timing: answer.timing)
+                cacheStatus: answer.cacheStatus, timingBox: answer.timingBox)
         } catch {
             throw summary.map { Self.normalize(error, request: $0) } ?? error
         }
@@ -219,7 +228,7 @@ public struct LiveAPIClient: APIClient {
                 return StreamedResponse(
                     request: call.summary, response: answer.response,
                     body: StreamedResponse.body(answer.body, limit: limit, request: call.summary),
-                    redirectChain: answer.redirects, cacheStatus: answer.cacheStatus, timing: answer.timing)
+                    redirectChain: answer.redirects, cacheStatus: answer.cacheStatus, timingBox: answer.timingBox)
             }
             if let deadline = call.deadline {
                 return try await run(exchange, before: deadline, request: call.summary)

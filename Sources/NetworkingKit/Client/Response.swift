@@ -20,7 +20,9 @@ public struct Response<Value> {
     /// Where the time of the exchange that brought the answer went (connection reused or not,
     /// first and last byte, DNS, connect and TLS where the transport reports them); `nil` for a
     /// cache hit, which sent nothing.
-    public let timing: RequestTiming?
+    public var timing: RequestTiming? { timingBox?.timing }
+    /// The timing, on the heap: a response passes through several async frames.
+    private let timingBox: TimingBox?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent (its
     /// URL is then made only when asked for: most callers never ask).
     private let redirects: [URL]?
@@ -40,8 +42,18 @@ public struct Response<Value> {
         value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
         redirectChain: [URL] = [], cacheStatus: CacheStatus? = nil, timing: RequestTiming? = nil
     ) {
+        self.init(
+            value: value, request: request, response: response, data: data, duration: duration, redirectChain: redirectChain,
+            cacheStatus: cacheStatus, timingBox: timing.map(TimingBox.init))
+    }
+
+    /// A response whose timing is already on the heap (the answer's).
+    init(
+        value: Value, request: RequestSummary, response: HTTPResponse, data: Data, duration: Duration,
+        redirectChain: [URL], cacheStatus: CacheStatus?, timingBox: TimingBox?
+    ) {
         self.cacheStatus = cacheStatus
-        self.timing = timing
+        self.timingBox = timingBox
         self.value = value
         self.request = request
         self.response = response
@@ -70,7 +82,7 @@ public struct Response<Value> {
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Response<NewValue> {
         Response<NewValue>(
             value: try transform(value), request: request, response: response, data: data, duration: duration,
-            redirectChain: redirects ?? [], cacheStatus: cacheStatus, timing: timing)
+            redirectChain: redirects ?? [], cacheStatus: cacheStatus, timingBox: timingBox)
     }
 }
 

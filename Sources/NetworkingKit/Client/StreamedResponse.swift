@@ -24,7 +24,9 @@ public struct StreamedResponse: Sendable {
     public let cacheStatus: CacheStatus?
     /// Where the time of the exchange went up to the response head (see ``Response/timing``);
     /// its ``RequestTiming/lastByte`` is `nil`: the body is read after the call returns.
-    public let timing: RequestTiming?
+    public var timing: RequestTiming? { timingBox?.timing }
+    /// The timing, on the heap: a response passes through several async frames.
+    private let timingBox: TimingBox?
     /// The URLs a redirected request visited; `nil` when it was answered where it was sent.
     private let redirects: [URL]?
 
@@ -41,7 +43,17 @@ public struct StreamedResponse: Sendable {
         request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL] = [],
         cacheStatus: CacheStatus? = nil, timing: RequestTiming? = nil
     ) {
-        self.timing = timing
+        self.init(
+            request: request, response: response, body: body, redirectChain: redirectChain, cacheStatus: cacheStatus,
+            timingBox: timing.map(TimingBox.init))
+    }
+
+    /// A response whose timing is already on the heap (the answer's).
+    init(
+        request: RequestSummary, response: HTTPResponse, body: HTTPBody, redirectChain: [URL], cacheStatus: CacheStatus?,
+        timingBox: TimingBox?
+    ) {
+        self.timingBox = timingBox
         self.request = request
         self.response = response
         self.body = body

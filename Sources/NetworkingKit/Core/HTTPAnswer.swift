@@ -32,7 +32,12 @@ public struct HTTPAnswer: Sendable {
     public var redirects: [URL]
     /// Where the time of the exchange that brought this answer went, as its transport reported
     /// it; `nil` when no request was sent (a cache hit) or the answer was made by hand.
-    public var timing: RequestTiming?
+    public var timing: RequestTiming? {
+        get { timingBox?.timing }
+        set { timingBox = newValue.map(TimingBox.init) }
+    }
+    /// The timing, on the heap: see ``TimingBox``.
+    var timingBox: TimingBox?
 
     /// Creates an answer.
     /// - Parameters:

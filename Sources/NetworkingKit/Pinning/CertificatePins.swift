@@ -120,15 +120,17 @@ public struct CertificatePins: Sendable, Hashable {
         if host.contains(":") { return URLAuthority.canonicalIPv6(host) }
         if host.hasSuffix(".") { host.removeLast() }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard !host.isEmpty,
-            labels.allSatisfy({ label in
-                !label.isEmpty && label.utf8.allSatisfy { byte in
-                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                }
-            })
-        else { return nil }
+        guard !host.isEmpty, labels.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(isNameByte) }) else { return nil }
         return host
+    }
+
+    /// A lowercase letter, a digit, `-` or `_`: what a host name's label holds in ASCII.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 
     /// Why the certificate a server presented for `host` (DER bytes, `nil` when there was none)

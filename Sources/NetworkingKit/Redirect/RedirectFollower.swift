@@ -20,11 +20,19 @@ struct RedirectFollower: Sendable {
     @inline(__always)
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         if let timed { return try await timed.timedSend(request, body: body, context: context) }
-        var timing = RequestTiming()
+        let start = ContinuousClock.now
         let (response, responseBody) = try await transport.send(request, body: body, context: context)
-        timing.firstByte = timing.elapsed()
-        var answer = HTTPAnswer(response, body: responseBody)
-        answer.timing = timing
+        return Self.answer(response, body: responseBody, startedAt: start)
+    }
+
+    /// An answer timed from `start` to its head, now. Not async, and kept out of line: in an
+    /// async function every temporary of a timing would be a task allocation of its own.
+    @inline(never)
+    private static func answer(_ response: HTTPResponse, body: HTTPBody?, startedAt start: ContinuousClock.Instant) -> HTTPAnswer {
+        var timing = RequestTiming(startingAt: start)
+        timing.firstByte = start.duration(to: .now)
+        var answer = HTTPAnswer(response, body: body)
+        answer.timingBox = TimingBox(timing)
         return answer
     }
 

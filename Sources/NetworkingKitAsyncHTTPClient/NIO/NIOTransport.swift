@@ -103,10 +103,17 @@ public struct NIOTransport: TimedHTTPTransport {
             let (response, responseBody) = try TransportAnswer.make(
                 request, summary: summary, status: responseHead.status, headers: responseHead.headers,
                 chunks: BodyReader(exchange.pipe, producer: exchange, idleLimit: idleLimit).chunks, decodes: configuration.decodesContent)
-            var answer = HTTPAnswer(response, body: responseBody)
-            answer.timing = exchange.timing.withLock { $0.requestTiming }
-            return answer
+            return Self.answer(response, body: responseBody, timedBy: exchange)
         }
+    }
+
+    /// The answer with the exchange's timing so far. Not async, and kept out of line: in an
+    /// async function every temporary of a timing would be a task allocation of its own.
+    @inline(never)
+    private static func answer(_ response: HTTPResponse, body: HTTPBody?, timedBy exchange: HTTP1Exchange) -> HTTPAnswer {
+        var answer = HTTPAnswer(response, body: body)
+        answer.timing = exchange.timing.withLock { $0.requestTiming }
+        return answer
     }
 
     /// Whether a request that failed this way on a reused connection may go again on a new one:

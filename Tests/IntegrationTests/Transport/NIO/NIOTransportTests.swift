@@ -67,15 +67,18 @@ struct NIOTransportTests {
         }
     }
 
-    @Test("a pinned key, or its backup, lets the request through")
+    @Test("a pinned key, or its backup, lets the request through; its timing shows the handshake")
     func pinMatches() async throws {
         let wrong = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
         for pins in [[try Self.serverPin], [wrong, try Self.serverPin]] {
             let configuration = try Self.trustingConfiguration(pins: try CertificatePins(["127.0.0.1": pins]))
             try await Self.withTransport(configuration) { transport in
                 try await ByteFaultServer.withServer(tls: true) { server in
-                    let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).send(Request<String>(path: "/"))
-                    #expect(answer == "ok")
+                    let answer = try await LiveAPIClient(baseURL: server.baseURL, transport: transport).response(Request<String>(path: "/"))
+                    #expect(answer.value == "ok")
+                    #expect(answer.timing?.reusedConnection == false)
+                    let handshake = try #require(answer.timing?.tlsHandshake)
+                    #expect(handshake > .zero && handshake <= answer.timing!.firstByte!)
                 }
             }
         }
