@@ -162,9 +162,8 @@ public struct LiveAPIClient: APIClient {
     /// every temporary of a timing would be a task allocation of its own.
     @inline(never)
     private static func markLastByte(of answer: inout HTTPAnswer) {
-        guard var timing = answer.timingBox?.timing else { return }
-        timing.lastByte = timing.elapsed()
-        answer.timingBox = TimingBox(timing)
+        guard let timing = answer.timing else { return }
+        answer.timing?.lastByte = timing.elapsed()
     }
 
     private func perform<T: Decodable & Sendable>(_ target: RequestTarget, as type: T.Type) async throws -> Response<T> {

@@ -34,7 +34,15 @@ public struct HTTPAnswer: Sendable {
     /// it; `nil` when no request was sent (a cache hit) or the answer was made by hand.
     public var timing: RequestTiming? {
         get { timingBox?.timing }
-        set { timingBox = newValue.map(TimingBox.init) }
+        set {
+            guard let newValue else { return timingBox = nil }
+            // The last byte is dated on the box the exchange made, when no one shares it.
+            if isKnownUniquelyReferenced(&timingBox), let box = timingBox {
+                box.timing = newValue
+            } else {
+                timingBox = TimingBox(newValue)
+            }
+        }
     }
     /// The timing, on the heap: see ``TimingBox``.
     var timingBox: TimingBox?

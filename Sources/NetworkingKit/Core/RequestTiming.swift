@@ -77,8 +77,9 @@ public struct RequestTiming: Sendable, Hashable {
 
 /// A timing kept on the heap: answers and responses carry one pointer, not the whole timing,
 /// so that the async frames they pass through stay small (each frame is allocated per call).
-final class TimingBox: Sendable {
-    let timing: RequestTiming
+/// Changed in place only while one answer holds it (copy on write, ``HTTPAnswer/timing``).
+final class TimingBox: @unchecked Sendable {  // @unchecked: `timing` changes only while uniquely referenced.
+    var timing: RequestTiming
 
     init(_ timing: RequestTiming) {
         self.timing = timing
