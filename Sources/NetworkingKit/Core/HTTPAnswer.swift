@@ -44,7 +44,7 @@ public struct HTTPAnswer: Sendable {
             }
         }
     }
-    /// The timing, on the heap: see ``TimingBox``.
+    /// The timing, on the heap: see `TimingBox`.
     var timingBox: TimingBox?
 
     /// Creates an answer.

@@ -25,7 +25,8 @@ public import Foundation
 /// | ``dns``, ``connect``, ``tlsHandshake`` (new connections) | yes | no | no |
 /// | ``requestSent`` | yes | no | no |
 ///
-/// AsyncHTTPClient's async API reports no phase of a request. URLSession gives its
+/// A transport reports its own phases by conforming to ``TimedHTTPTransport``. AsyncHTTPClient's
+/// async API reports no phase of a request. URLSession gives its
 /// `URLSessionTaskMetrics` only once a task has ended, after the answer has been handed on, and
 /// FoundationNetworking on Linux never calls for them.
 public struct RequestTiming: Sendable, Hashable {
