@@ -278,8 +278,7 @@ public struct LoggingMiddleware: Middleware {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        milliseconds(ContinuousClock.now - start)
     }
 }
 

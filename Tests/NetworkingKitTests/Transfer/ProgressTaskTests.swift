@@ -32,10 +32,8 @@ struct ProgressTaskTests {
         await #expect(throws: NetworkError.httpError(statusCode: 404)) { _ = try await transfer.value }
     }
 
-    @Test("cancel() stops the transfer: value throws cancelled and the sequence ends")
-    func cancel() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanup() }
+    /// A download whose body never ends, and a sequence told when its request has been sent.
+    private static func neverEndingDownload(into folder: TemporaryFolder) -> (ProgressTask<DownloadedFile>, AsyncStream<Void>) {
         let started = AsyncStream.makeStream(of: Void.self)
         let (client, _) = makeClient { _ in
             started.continuation.yield()
@@ -44,7 +42,15 @@ struct ProgressTaskTests {
                 body: HTTPBody(NeverEndingChunks(), length: .unknown, iterationBehavior: .single))
         }
         let transfer = client.downloadTask(Request<Data>(path: "/film"), to: folder.url.appendingPathComponent("film.bin"))
-        for await _ in started.stream { break }
+        return (transfer, started.stream)
+    }
+
+    @Test("cancel() stops the transfer: value throws cancelled and the sequence ends")
+    func cancel() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let (transfer, started) = Self.neverEndingDownload(into: folder)
+        for await _ in started { break }
         transfer.cancel()
         for await _ in transfer.progress {}
         await #expect(throws: NetworkError.cancelled) { _ = try await transfer.value }
@@ -54,16 +60,9 @@ struct ProgressTaskTests {
     func cancelTheAwaiter() async throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanup() }
-        let started = AsyncStream.makeStream(of: Void.self)
-        let (client, _) = makeClient { _ in
-            started.continuation.yield()
-            return StubResponse(
-                headers: ["Content-Type": "application/octet-stream"],
-                body: HTTPBody(NeverEndingChunks(), length: .unknown, iterationBehavior: .single))
-        }
-        let transfer = client.downloadTask(Request<Data>(path: "/film"), to: folder.url.appendingPathComponent("film.bin"))
+        let (transfer, started) = Self.neverEndingDownload(into: folder)
         let awaiter = Task { try await transfer.value }
-        for await _ in started.stream { break }
+        for await _ in started { break }
         awaiter.cancel()
         await #expect(throws: NetworkError.cancelled) { _ = try await awaiter.value }
         for await _ in transfer.progress {}
