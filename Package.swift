@@ -54,6 +54,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // NIOTransport's WebSocket connections: swift-websocket's message layer (WSCore), on our own
+        // connection and handshake. Up to the next minor version: its handler is used through its
+        // `WSInternal` SPI, which Hummingbird's own WebSocket server uses the same way.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
+        // DemoAPI only: its WebSocket routes.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // One trait, not the default two: SwiftPM orders a package's trait flags differently from
         // one build plan to the next, and a module compiled with two of them is built again
         // whenever the order changes (see .ci/run). DemoAPI reads no swift-configuration.
@@ -105,6 +111,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenAsyncHTTPClient),
                 .product(name: "NIOTLS", package: "swift-nio", condition: whenAsyncHTTPClient),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: whenAsyncHTTPClient),
+                .product(name: "WSCore", package: "swift-websocket", condition: whenAsyncHTTPClient),
             ],
             swiftSettings: strictSettings
         ),
@@ -119,6 +127,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: whenDemoAPI),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: whenDemoAPI),
                 .product(name: "MultipartKit", package: "multipart-kit", condition: whenDemoAPI),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: whenDemoAPI),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: whenDemoAPI),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "Crypto", package: "swift-crypto", condition: whenDemoAPI),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio", condition: whenDemoAPI),

@@ -1,6 +1,7 @@
 #if DemoAPI
 import HTTPTypes  // names `HTTPFields`, which Hummingbird does not re-export
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
@@ -50,6 +51,7 @@ enum DemoApplication {
         StreamRoutes(state: state).register(on: router)
         TodoPageRoutes(state: state).register(on: router)
         CacheScriptRoutes(state: state).register(on: router)
+        WebSocketRoutes(state: state).register(on: router)
         let text = RouteIndex.text(of: router)
         index.withLock { $0 = text }
         return router
@@ -59,13 +61,20 @@ enum DemoApplication {
     /// listening channel, which is how the caller learns the port really bound.
     static func make(
         router: Router<DemoRequestContext>,
+        webSockets: WebSocketRoutes? = nil,
         host: String,
         port: Int,
         logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        // The server's own pings are off: a test's connection sees only what it asked for.
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            ws: WebSocketServerConfiguration(maxFrameSize: WebSocketRoutes.maxFrameSize, autoPing: .disabled))
+        return Application(
             router: router,
+            server: .http1WebSocketUpgrade(configuration: configuration) { request, channel, _ in
+                await webSockets?.shouldUpgrade(request, channel: channel) ?? .dontUpgrade
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "DemoAPI"),
             onServerRunning: onServerRunning,
             logger: logger

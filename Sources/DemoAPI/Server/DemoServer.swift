@@ -95,6 +95,7 @@ public final class DemoServer: Sendable {
         let routeIndex = RouteIndex.lines(of: router)
         let application = DemoApplication.make(
             router: router,
+            webSockets: WebSocketRoutes(state: state),
             host: configuration.host,
             port: configuration.port,
             logger: configuration.logger

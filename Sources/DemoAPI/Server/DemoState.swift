@@ -9,6 +9,10 @@ final class DemoState: Sendable {
     let ratings = Locked<[String: [Int]]>([:])
     let todos = Locked(TodoStore.seeded())
     let auth = Locked(AuthStore())
+    /// The WebSocket routes' counters (`/ws/stats`).
+    let webSockets = Locked(WebSocketRoutes.Counters())
+    /// `/ws/room`'s members.
+    let room = WebSocketRoom()
     /// The sessions of `/cookies/login`: the session cookie's value to the user's name.
     let cookieSessions = Locked<[String: String]>([:])
     /// The version of each `/files` key, bumped to replace the "file" behind a URL.

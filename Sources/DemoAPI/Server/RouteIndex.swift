@@ -70,6 +70,8 @@ enum RouteIndex {
         "/faults/truncated": "declares ?declared= bytes (100), sends ?sent= (10), then closes",
         // Cache scripts.
         "/cache/{key}": "an answer scripted by its query (?status= &h=Name:value &body= &h304= &drop_after= &self_location=1)",
+        // WebSocket (upgrades to /ws/echo, /ws/auth, /ws/redirect, /ws/close, /ws/big, /ws/fragments, /ws/drop, /ws/protocol, /ws/room).
+        "/ws/stats": "WebSocket upgrades accepted per /ws route, and the connections open now",
     ]
 
     /// One line per route path, sorted: `GET, POST /todos  the todos ...`.

@@ -87,7 +87,8 @@ public final class HTTPCache: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPAnswer {
-        guard let url = CachePartition.url(for: request) else {
+        // A WebSocket upgrade is neither answered from the cache nor stored.
+        guard context.plan.webSocket == nil, let url = CachePartition.url(for: request) else {
             return try await next(request, body, context)
         }
         switch request.method {

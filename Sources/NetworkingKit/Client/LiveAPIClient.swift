@@ -25,7 +25,7 @@ import Logging
 public struct LiveAPIClient: APIClient {
     /// The client's configuration.
     public let configuration: Configuration
-    private let chain: MiddlewareChain
+    let chain: MiddlewareChain
     /// The default headers, validated once here rather than on every request; an invalid one
     /// fails every call with the same error.
     private let defaultFields: Result<DefaultFields, NetworkError>
@@ -76,7 +76,7 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// One call, built and ready to go down the chain.
-    private struct Prepared {
+    struct Prepared {
         let start: ContinuousClock.Instant
         let request: HTTPRequest
         let body: HTTPBody?
@@ -92,16 +92,19 @@ public struct LiveAPIClient: APIClient {
 
     /// Builds the request and decides the call's plan, once: middlewares and transports read the
     /// values the call gets, never "use the default".
-    private func prepare(_ target: RequestTarget, accept: HTTPField?, streamsResponseBody: Bool = false) throws -> Prepared {
+    func prepare(
+        _ target: RequestTarget, accept: HTTPField?, streamsResponseBody: Bool = false, webSocket: WebSocketOptions? = nil
+    ) throws -> Prepared {
         let start = ContinuousClock.now
         var (request, body) = try target.build(
             clientBase: configuration.baseURL, encoder: configuration.encoder, parsedBase: parsedBase, defaultFields: defaultFields.get(),
             accept: accept)
         let summary = RequestSummary(request)
         let options = target.options
-        let plan = CallPlan(
+        var plan = CallPlan(
             resolving: options, timeout: configuration.timeout, responseBodyLimit: configuration.maxResponseBodySize,
             redirectPolicy: configuration.redirectPolicy, streamsResponseBody: streamsResponseBody)
+        if let webSocket { plan.webSocket = webSocket }
         if let given = options.credentialOrigin {
             try Self.withholdCredentials(from: &request, givenFor: given, policy: plan.redirectPolicy)
         }
@@ -244,7 +247,7 @@ public struct LiveAPIClient: APIClient {
     /// deadline: cancellation is what interrupts whatever it waits for (a transport, a refresh, a
     /// backoff), and it cannot be the caller's task, which would stay cancelled after the call.
     /// No task sleeps until the deadline: one task watches every call's.
-    private func run<Result: Sendable>(
+    func run<Result: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Result,
         before deadline: CallDeadline,
         request: RequestSummary
@@ -271,7 +274,7 @@ public struct LiveAPIClient: APIClient {
     }
 
     /// Reads a bounded copy of a failed response's body and decodes the server's error from it.
-    private func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async throws
+    func failure(for response: HTTPResponse, body: HTTPBody?, request: RequestSummary, limit: Int) async throws
         -> NetworkError
     {
         let copy = try await HTTPFailure.bodyCopy(of: body, limit: limit)

@@ -27,6 +27,12 @@ public struct CallPlan: Sendable, Hashable {
     /// always checks). A middleware that reads a failed answer's body into memory reads all of it
     /// within ``responseBodyLimit`` for such a call, so that the caller gets what it asked for.
     public let validatesStatus: Bool
+    /// The WebSocket connection's options when the call opens one
+    /// (``LiveAPIClient/webSocket(_:options:)``); `nil` for every other call. Such a call is a
+    /// `GET` that a ``WebSocketTransport`` upgrades: the cache, de-duplication and retries step
+    /// aside, and its answer is a `101` carrying the connection (``HTTPAnswer/webSocket``), or
+    /// the server's refusal.
+    public package(set) var webSocket: WebSocketOptions?
 
     /// The timeout when neither the endpoint nor the client sets one: 60 seconds.
     public static let defaultTimeout: Duration = .seconds(60)

@@ -46,6 +46,8 @@ public struct HTTPAnswer: Sendable {
     }
     /// The timing, on the heap: see `TimingBox`.
     var timingBox: TimingBox?
+    /// The WebSocket connection an upgrade opened: see ``webSocket``.
+    var webSocketBox: WebSocketBox?
 
     /// Creates an answer.
     /// - Parameters:

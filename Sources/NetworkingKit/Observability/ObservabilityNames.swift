@@ -34,6 +34,7 @@ enum ObservabilityNames {
         case .unacceptableContentType: return "unacceptable_content_type"
         case .bodyNotReplayable: return "body_not_replayable"
         case .fileFailed: return "file_failed"
+        case .webSocket: return "websocket"
         case .unknown: return "unknown"
         }
     }

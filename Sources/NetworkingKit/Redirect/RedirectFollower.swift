@@ -9,20 +9,33 @@ struct RedirectFollower: Sendable {
     let transport: any HTTPTransport
     /// The transport again when it reports its own timing, found once rather than per call.
     private let timed: (any TimedHTTPTransport)?
+    /// The transport again when it opens WebSocket connections.
+    private let webSockets: (any WebSocketTransport)?
 
     init(transport: any HTTPTransport) {
         self.transport = transport
         self.timed = transport as? any TimedHTTPTransport
+        self.webSockets = transport as? any WebSocketTransport
     }
 
     /// One exchange, with its timing: the transport's own, or the start and first byte measured
     /// around it. Inlined: a frame of its own would cost every call a task allocation.
     @inline(__always)
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
+        if context.plan.webSocket != nil { return try await openWebSocket(request, context: context) }
         if let timed { return try await timed.timedSend(request, body: body, context: context) }
         let start = ContinuousClock.now
         let (response, responseBody) = try await transport.send(request, body: body, context: context)
         return Self.answer(response, body: responseBody, startedAt: start)
+    }
+
+    /// The answer to a WebSocket upgrade, from a transport that can open one.
+    private func openWebSocket(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPAnswer {
+        guard let webSockets else {
+            throw NetworkError.webSocket(
+                WebSocketFailure(kind: .unsupported, detail: "\(type(of: transport)) is not a WebSocketTransport"))
+        }
+        return try await webSockets.openWebSocket(request, context: context)
     }
 
     /// An answer timed from `start` to its head, now. Not async, and kept out of line: in an

@@ -56,6 +56,8 @@ public struct RetryMiddleware: Middleware {
         context: RequestContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPAnswer {
+        // A WebSocket upgrade is not retried: a connection that opens is not an answer to repeat.
+        if context.plan.webSocket != nil { return try await next(request, body, context) }
         let policy = context.options.retryPolicyOverride ?? self.policy
         let mayRepeat = policy.allowsRetry(of: request, options: context.options) && (body?.isReplayable ?? true)
         // Counted by the loop, not read from `context.attempt`, which outer middlewares (an

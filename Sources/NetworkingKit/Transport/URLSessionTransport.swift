@@ -54,8 +54,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// A transport with the default configuration, shared by clients that do not name one.
     public static let shared = URLSessionTransport()
 
-    private let session: URLSession
-    private let delegate: URLSessionTransportDelegate
+    let session: URLSession
+    let delegate: URLSessionTransportDelegate
 
     /// An ephemeral configuration with no `URLCache`, no local cache use, no cookie handling,
     /// and TLS 1.2 at the least on Apple platforms (RFC 8996 retires 1.0 and 1.1; lower

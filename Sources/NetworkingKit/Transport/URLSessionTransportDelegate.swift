@@ -48,7 +48,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Uploads to cancel once the last byte of their file has gone (see ``cancel(_:)``).
     private let cancelWhenSent = LockedState<Set<Int>>([])
     /// The app's answer to authentication challenges; `nil` for URLSession's default handling.
-    private let challengeHandler: URLSessionTransport.ChallengeHandler?
+    let challengeHandler: URLSessionTransport.ChallengeHandler?
     /// Keys pinned per host, checked in server-trust challenges.
     let pins: CertificatePins
 
@@ -63,8 +63,20 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        Self.answer(challenge, pins: pins, challengeHandler: challengeHandler, completionHandler: completionHandler) {
+            fail(task, with: .transport(TransportFailure(kind: .secureConnectionFailed, underlying: $0)))
+        }
+    }
+
+    /// Answers a challenge: the pins first (`mismatched` is told of a certificate without a
+    /// pinned key), then the app's handler, or URLSession's default handling.
+    static func answer(
+        _ challenge: URLAuthenticationChallenge, pins: CertificatePins, challengeHandler: URLSessionTransport.ChallengeHandler?,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
+        mismatched: (CertificatePinMismatch) -> Void
+    ) {
         if let mismatch = ServerTrustPins.mismatch(in: challenge, pins: pins, asksApp: challengeHandler != nil) {
-            fail(task, with: .transport(TransportFailure(kind: .secureConnectionFailed, underlying: mismatch)))
+            mismatched(mismatch)
             completionHandler(.cancelAuthenticationChallenge, nil)
             return
         }

@@ -11,7 +11,7 @@ import NIOTLS
 /// (its TLS handshake done and its pins checked), writes one request at a time, hands the answer
 /// to the request's ``HTTP1Exchange``, stops reading while its reader is behind, and gives the
 /// connection back to the pool when both the request and the answer are over.
-final class HTTP1ClientHandler: ChannelDuplexHandler {
+final class HTTP1ClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart

@@ -82,6 +82,14 @@ final class NIOConnectionPool: Sendable {
         }
     }
 
+    /// Throws when the pool has been shut down: a connection it does not count (a WebSocket's)
+    /// is not opened after that either.
+    func refuseIfShutDown() throws {
+        try state.withLock { state in
+            if state.isShutDown { throw Self.shutDownError }
+        }
+    }
+
     /// Waits until the origin has a connection or room for one, within `deadline`.
     private func wait(
         for origin: NIOTransport.Origin, deadline: ContinuousClock.Instant
@@ -122,6 +130,44 @@ final class NIOConnectionPool: Sendable {
     private func open(
         _ origin: NIOTransport.Origin, on loop: (any EventLoop)?, deadline: ContinuousClock.Instant, marks: inout HTTP1Exchange.TimingMarks
     ) async throws -> HTTP1Connection {
+        let channel = try await openChannel(to: origin, on: loop, deadline: deadline, marks: &marks)
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let info = NIOTransport.ConnectionInfo(id: id, origin: origin, remoteAddress: channel.remoteAddress?.description)
+        let observer = configuration.observer
+        let connection: HTTP1Connection
+        do {
+            connection = try await channel.eventLoop.submit { [self] in
+                // Gone when the connection closed since it became ready.
+                let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ClientHandler.self)
+                let connection = HTTP1Connection(
+                    info: info, channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), pool: self,
+                    observer: observer)
+                handler.connection = connection
+                return connection
+            }.get()
+        } catch {
+            try? await channel.close()
+            throw ChannelError.ioOnClosedChannel
+        }
+        state.withLock { $0.origins[origin]?.connected(connection) }
+        observer?(.connectionOpened(info))
+        channel.closeFuture.whenComplete { [self] _ in
+            closed(connection)
+            observer?(.connectionClosed(info))
+        }
+        return connection
+    }
+
+    /// A channel to `origin` made ready (TCP, then TLS with pins), with the HTTP/1.1 codec and an
+    /// ``HTTP1ClientHandler`` in its pipeline, not counted in the pool: what ``open(_:on:deadline:marks:)``
+    /// pools, and what a WebSocket upgrade takes for itself. DNS, connect and TLS go in `marks`.
+    func openChannel(
+        to origin: NIOTransport.Origin, on loop: (any EventLoop)?, deadline: ContinuousClock.Instant,
+        marks: inout HTTP1Exchange.TimingMarks
+    ) async throws -> any Channel {
         let sslContext: NIOSSLContext?
         if origin.isSecure {
             do {
@@ -183,37 +229,10 @@ final class NIOConnectionPool: Sendable {
             try? await channel.close()
             throw error
         }
-        let id = state.withLock { state -> Int in
-            state.nextID += 1
-            return state.nextID
-        }
-        let info = NIOTransport.ConnectionInfo(id: id, origin: origin, remoteAddress: channel.remoteAddress?.description)
-        let observer = configuration.observer
-        let connection: HTTP1Connection
-        do {
-            connection = try await channel.eventLoop.submit { [self] in
-                // Gone when the connection closed since it became ready.
-                let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ClientHandler.self)
-                let connection = HTTP1Connection(
-                    info: info, channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), pool: self,
-                    observer: observer)
-                handler.connection = connection
-                return connection
-            }.get()
-        } catch {
-            try? await channel.close()
-            throw ChannelError.ioOnClosedChannel
-        }
         if origin.isSecure { marks.tls = connected.duration(to: .now) }
         marks.connect = start.duration(to: connected)
         marks.dns = resolution.duration
-        state.withLock { $0.origins[origin]?.connected(connection) }
-        observer?(.connectionOpened(info))
-        channel.closeFuture.whenComplete { [self] _ in
-            closed(connection)
-            observer?(.connectionClosed(info))
-        }
-        return connection
+        return channel
     }
 
     /// Counts in a connection opened elsewhere, as in use (a test's `EmbeddedChannel`): `false`

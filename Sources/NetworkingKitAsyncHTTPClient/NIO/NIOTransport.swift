@@ -70,7 +70,7 @@ public struct NIOTransport: TimedHTTPTransport {
     public func timedSend(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext) async throws -> HTTPAnswer {
         let summary = RequestSummary(request)
         let deadline = ContinuousClock.now + context.plan.timeout
-        let (origin, head) = try requestHead(for: request, body: body, summary: summary)
+        let (origin, head) = try requestHead(for: request, body: body, summary: summary, decodes: configuration.decodesContent)
         if !origin.isSecure {
             try configuration.pins.refuseUncheckable(request, checksCertificates: true, transport: "NIOTransport")
         }
@@ -133,8 +133,8 @@ public struct NIOTransport: TimedHTTPTransport {
 
     /// The origin to connect to and the head to send, with the fields the transport adds:
     /// `Host`, `Accept-Encoding` (when it decodes) and the body's framing.
-    private func requestHead(
-        for request: HTTPRequest, body: HTTPBody?, summary: RequestSummary
+    func requestHead(
+        for request: HTTPRequest, body: HTTPBody?, summary: RequestSummary, decodes: Bool
     ) throws -> (NIOTransport.Origin, HTTPRequestHead) {
         guard let scheme = request.scheme?.lowercased(), let authority = request.authority, let path = request.path else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
@@ -152,7 +152,7 @@ public struct NIOTransport: TimedHTTPTransport {
             headers.add(name: "Host", value: authority)
         }
         headers.add(request.headerFields)
-        if configuration.decodesContent, !request.headerFields.contains(.acceptEncoding) {
+        if decodes, !request.headerFields.contains(.acceptEncoding) {
             headers.add(name: "Accept-Encoding", value: ContentCoding.acceptEncoding)
         }
         if !request.headerFields.contains(.contentLength), !request.headerFields.contains(.transferEncoding) {

@@ -450,6 +450,47 @@ private enum DocCommentClientSamples {
         // </doc-sample>
         _ = client
     }
+
+    // MARK: WebSocket
+
+    static func webSocketOptionsSample() -> WebSocketOptions {
+        // <doc-sample>
+        var options = WebSocketOptions()
+        options.maximumMessageSize = 4 * 1024 * 1024
+        options.pingInterval = .seconds(30)
+        // </doc-sample>
+        return options
+    }
+
+    static func webSocketConnectionSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        let connection = try await client.webSocket(Chat.room("general"))
+        try await connection.send(.text("hello"))
+        for try await message in connection.messages {
+            if case .text(let text) = message { print(text) }
+        }
+        print("closed:", connection.closeFrame?.description ?? "no close frame")
+        // </doc-sample>
+    }
+
+    static func webSocketClientSample(client: LiveAPIClient) async throws {
+        // <doc-sample>
+        let connection = try await client.webSocket(Chat.room("general"))
+        try await connection.send(.text("hello"))
+        // </doc-sample>
+        await connection.close()
+    }
+}
+
+/// The chat rooms the WebSocket samples connect to.
+private enum Chat: APIEndpoint {
+    case room(String)
+
+    var path: String {
+        switch self {
+        case .room(let name): "/chat/\(name)"
+        }
+    }
 }
 
 @Suite("Doc-comment samples: NetworkingKit, HTTP to Transfer, and NetworkingKitAsyncHTTPClient")
@@ -489,6 +530,9 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/EventLoopExecutor.swift",
                 "Sources/NetworkingKit/Cookies/CookieJar.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",
+                "Sources/NetworkingKit/Core/WebSocket/WebSocketOptions.swift",
+                "Sources/NetworkingKit/WebSocket/WebSocketConnection.swift",
+                "Sources/NetworkingKit/WebSocket/LiveAPIClient+WebSocket.swift",
             ],
             testFile: #filePath)
     }

@@ -60,6 +60,15 @@ extension NetworkError: LocalizedError {
             case .notWritable:
                 return "The file could not be saved. Check that there is enough space and try again."
             }
+        case .webSocket(let failure):
+            switch failure.kind {
+            case .connectionLost, .closed:
+                return "The live connection to the server was lost. Please try again."
+            case .unsupported:
+                return "Live updates are not available on this device."
+            default:
+                return "The live connection to the server failed. Please try again later."
+            }
         case .unknown(let error):
             // An app's own error that says what to tell the user (a `LocalizedError`) is heard.
             if let message = (error as? any LocalizedError)?.errorDescription { return message }
@@ -106,6 +115,8 @@ extension NetworkError: CustomStringConvertible {
             return "\(failure.description): Content-Type \(received) is not one of \(accepted.joined(separator: ", "))"
         case .fileFailed(let failure):
             return "file failed: \(failure)"
+        case .webSocket(let failure):
+            return "WebSocket: \(failure)" + (failure.request.map { " (\($0))" } ?? "")
         case .bodyNotReplayable:
             return "a one-shot streamed body cannot be sent twice"
         case .unknown(let error):

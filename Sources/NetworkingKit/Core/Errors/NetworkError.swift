@@ -91,6 +91,9 @@ public enum NetworkError: Error, Sendable {
     /// A local file of the transfer could not be used: a file to upload is missing, unreadable or
     /// changed size while it was sent, or a download could not be written; see ``FileFailure/reason``.
     case fileFailed(FileFailure)
+    /// A WebSocket connection did not open as one, or ended other than by a close handshake; see
+    /// ``WebSocketFailure/kind``.
+    case webSocket(WebSocketFailure)
     /// An error that is not a `NetworkError`, thrown by a middleware or interceptor of the app.
     case unknown(any Error)
 
@@ -142,6 +145,8 @@ public enum NetworkError: Error, Sendable {
             return failure.request
         case .redirectFailed(let failure):
             return failure.request
+        case .webSocket(let failure):
+            return failure.request
         default:
             return failure?.request
         }
@@ -159,6 +164,9 @@ public enum NetworkError: Error, Sendable {
         case .transport(var failure) where failure.request == nil:
             failure.request = request
             return .transport(failure)
+        case .webSocket(var failure) where failure.request == nil:
+            failure.request = request
+            return .webSocket(failure)
         default:
             return self
         }

@@ -1,0 +1,31 @@
+/// How a WebSocket connection behaves: the largest message it takes, the subprotocols it offers,
+/// and how it keeps the connection alive.
+///
+/// ```swift
+/// var options = WebSocketOptions()
+/// options.maximumMessageSize = 4 * 1024 * 1024
+/// options.pingInterval = .seconds(30)
+/// ```
+public struct WebSocketOptions: Sendable, Hashable {
+    /// The largest message taken from the server, in bytes, however many frames it spans: a
+    /// larger one closes the connection with ``WebSocketCloseCode/messageTooBig`` and fails the
+    /// reader with ``WebSocketFailure/Kind-swift.struct/messageTooLarge``. 1 MiB by default
+    /// (URLSessionWebSocketTask's own default).
+    public var maximumMessageSize: Int
+    /// The subprotocols offered in `Sec-WebSocket-Protocol`, preferred first; the server's choice
+    /// is ``WebSocketConnection/subprotocol``. A server that picks one not offered fails the
+    /// handshake.
+    public var subprotocols: [String]
+    /// How often a ping is sent while the connection is open, so that a connection that died
+    /// silently (a phone that changed networks) is noticed: when no pong has come back by the
+    /// next ping, the connection closes and its reader fails with
+    /// ``WebSocketFailure/Kind-swift.struct/connectionLost``. `nil` (the default) sends none.
+    public var pingInterval: Duration?
+
+    /// The default options: 1 MiB messages, no subprotocol, no pings.
+    public init(maximumMessageSize: Int = 1 << 20, subprotocols: [String] = [], pingInterval: Duration? = nil) {
+        self.maximumMessageSize = maximumMessageSize
+        self.subprotocols = subprotocols
+        self.pingInterval = pingInterval
+    }
+}

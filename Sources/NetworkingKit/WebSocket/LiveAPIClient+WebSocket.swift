@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+
+extension LiveAPIClient {
+    /// Opens a WebSocket connection to an endpoint.
+    ///
+    /// ```swift
+    /// let connection = try await client.webSocket(Chat.room("general"))
+    /// try await connection.send(.text("hello"))
+    /// ```
+    ///
+    /// The endpoint is a `GET` with no body; its URL is built as any other's, and its base URL may
+    /// be `ws` or `wss` as well as `http` or `https`. The upgrade request goes through the
+    /// client's middlewares: authentication adds its credential (and a `401` on the upgrade
+    /// refreshes it once and tries again), logging, metrics and tracing see it, and its
+    /// redirects follow the client's ``RedirectPolicy``, credentials removed across origins. The
+    /// cache, de-duplication and retries step aside. The call timeout bounds the handshake; the
+    /// open connection then lasts until one side closes it.
+    ///
+    /// - Parameters:
+    ///   - endpoint: Where to connect.
+    ///   - options: The largest message taken, the subprotocols offered, the pings.
+    /// - Returns: The open connection.
+    /// - Throws: The ``NetworkError`` of a refused upgrade's status (``NetworkError/unauthorized(_:)``
+    ///   for a `401` that a refresh did not cure), ``NetworkError/webSocket(_:)`` for a server
+    ///   that does not speak WebSocket there or breaks the handshake, or for a transport that
+    ///   cannot open one (``WebSocketFailure/Kind-swift.struct/unsupported``).
+    public func webSocket(_ endpoint: some APIEndpoint, options: WebSocketOptions = WebSocketOptions()) async throws
+        -> WebSocketConnection
+    {
+        var summary: RequestSummary?
+        do {
+            var target = try RequestTarget(endpoint)
+            target.baseURL = Self.httpEquivalent(of: target.baseURL)
+            guard target.method == .get, target.body == nil else {
+                throw NetworkError.invalidRequest(reason: "a WebSocket upgrade is a GET with no body")
+            }
+            guard options.maximumMessageSize > 0 else {
+                throw NetworkError.invalidRequest(reason: "the WebSocket maximum message size must be positive")
+            }
+            let call = try prepare(target, accept: nil, streamsResponseBody: true, webSocket: options)
+            summary = call.summary
+            try Task.checkCancellation()
+            let open: @Sendable () async throws -> WebSocketConnection = { try await self.upgrade(call) }
+            if let deadline = call.deadline {
+                return try await run(open, before: deadline, request: call.summary)
+            }
+            return try await open()
+        } catch {
+            throw summary.map { Self.normalize(error, request: $0) } ?? error
+        }
+    }
+
+    /// Sends the upgrade down the chain and makes the connection of its answer.
+    private func upgrade(_ call: Prepared) async throws -> WebSocketConnection {
+        let answer = try await chain.send(call.request, call.body, call.context)
+        if answer.response.status == .switchingProtocols, let channel = answer.webSocket {
+            return WebSocketConnection(request: call.summary, answer: answer, channel: channel)
+        }
+        // A middleware that answered by itself, or replaced the answer, left no connection.
+        if let channel = answer.webSocket { await channel.close(WebSocketClose(code: .goingAway)) }
+        guard answer.response.status.kind == .successful || answer.response.status == .switchingProtocols else {
+            throw try await failure(for: answer.response, body: answer.body, request: call.summary, limit: call.limit)
+        }
+        await HTTPBody.discard(answer.body)
+        throw NetworkError.webSocket(
+            WebSocketFailure(
+                kind: .notUpgraded, detail: "the server answered \(answer.response.status.code) to the upgrade",
+                request: call.summary))
+    }
+
+    /// `ws` and `wss` URLs as the `http` and `https` ones the upgrade is sent to.
+    static func httpEquivalent(of url: URL) -> URL {
+        guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = scheme == "ws" ? "http" : "https"
+        return components.url ?? url
+    }
+}

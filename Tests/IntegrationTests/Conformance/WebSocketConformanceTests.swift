@@ -1,0 +1,286 @@
+import DemoAPI
+import Foundation
+@_spi(Transport) import NetworkingKit
+import NetworkingKitAsyncHTTPClient
+import Testing
+
+/// WebSocket connections against DemoAPI's `/ws` routes, over every transport that opens them:
+/// `NIOTransport` everywhere, `URLSessionTransport` on Apple platforms. FoundationNetworking on
+/// Linux has no WebSocket support in this toolchain: it fails at once, typed (tested below).
+@Suite("Conformance: WebSocket", .timeLimit(.minutes(5)))
+struct WebSocketConformanceTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case nio
+        case urlSession
+
+        var transport: any HTTPTransport {
+            switch self {
+            case .nio: NIOTransport.shared
+            case .urlSession: URLSessionTransport.shared
+            }
+        }
+
+        /// The transports that open WebSocket connections on this platform.
+        static var opening: [Kind] {
+            #if canImport(FoundationNetworking)
+            [.nio]
+            #else
+            allCases
+            #endif
+        }
+
+        var testDescription: String { rawValue }
+    }
+
+    static func client(_ server: DemoServer, _ kind: Kind, middlewares: [any Middleware] = []) -> LiveAPIClient {
+        LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: kind.transport, middlewares: middlewares, timeout: .seconds(60)))
+    }
+
+    static func endpoint(_ path: String, _ query: [String: String] = [:]) -> Request<Void> {
+        Request<Void>(path: path, query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// The counters of DemoAPI's WebSocket routes.
+    struct Counters: Decodable, Sendable {
+        let upgrades: [String: Int]
+        let open: Int
+    }
+
+    @Test("echo: text, binary, a 1 MiB message, a message the server split over frames", arguments: Kind.opening)
+    func echo(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            let connection = try await client.webSocket(Self.endpoint("/ws/echo"))
+            #expect(connection.response.status == .switchingProtocols)
+            var messages = connection.messages.makeAsyncIterator()
+            try await connection.send(.text("hello, wörld"))
+            #expect(try await messages.next() == .text("hello, wörld"))
+            try await connection.send(.binary(Data([0, 1, 2, 255])))
+            #expect(try await messages.next() == .binary(Data([0, 1, 2, 255])))
+            let big = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try await connection.send(.binary(big))
+            #expect(try await messages.next() == .binary(big))
+            await connection.close()
+            #expect(try await messages.next() == nil)
+            #expect(connection.closeFrame?.code == .normalClosure)
+
+            let fragments = try await client.webSocket(Self.endpoint("/ws/fragments"))
+            var fragmentMessages = fragments.messages.makeAsyncIterator()
+            #expect(try await fragmentMessages.next() == .text("one two three"))
+            await fragments.close()
+        }
+    }
+
+    @Test("ping waits for its pong; the server's close code and reason are read; ours is answered", arguments: Kind.opening)
+    func pingAndClose(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            let echo = try await client.webSocket(Self.endpoint("/ws/echo"))
+            try await echo.ping()
+            try await echo.ping()
+            await echo.close(code: WebSocketCloseCode(rawValue: 4002), reason: "done here")
+            // The server answers with a close frame of its own (Hummingbird's says 1000).
+            #expect(echo.closeFrame != nil)
+            // Closed: sending fails, typed; closing again does nothing.
+            let afterClose = await networkError { try await echo.send(.text("late")) }
+            guard case .webSocket(let failure)? = afterClose else {
+                Issue.record("expected a WebSocket failure, got \(String(describing: afterClose))")
+                return
+            }
+            #expect(failure.kind == .closed)
+            await echo.close()
+
+            let closing = try await client.webSocket(Self.endpoint("/ws/close", ["code": "4001", "reason": "bye"]))
+            var count = 0
+            for try await _ in closing.messages { count += 1 }
+            #expect(count == 0)
+            #expect(closing.closeFrame == WebSocketClose(code: WebSocketCloseCode(rawValue: 4001), reason: "bye"))
+        }
+    }
+
+    @Test("a message over the limit: 1009 sent, messageTooLarge thrown, whether in one frame or many", arguments: Kind.opening)
+    func sizeLimit(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            for frame in [1 << 21, 16 * 1024] {
+                let connection = try await client.webSocket(
+                    Self.endpoint("/ws/big", ["size": "\(1 << 21)", "frame": "\(frame)"]),
+                    options: WebSocketOptions(maximumMessageSize: 1 << 20))
+                let error = await networkError {
+                    for try await _ in connection.messages {}
+                }
+                guard case .webSocket(let failure)? = error else {
+                    Issue.record("expected a WebSocket failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.kind == .messageTooLarge)
+                #expect(failure.close?.code == .messageTooBig)
+                await connection.close()
+            }
+            // Within the limit, the same message arrives whole.
+            let roomy = try await client.webSocket(
+                Self.endpoint("/ws/big", ["size": "\(1 << 21)", "frame": "16384"]), options: WebSocketOptions(maximumMessageSize: 1 << 22))
+            var messages = roomy.messages.makeAsyncIterator()
+            #expect(try await messages.next()?.byteCount == 1 << 21)
+            await roomy.close()
+        }
+    }
+
+    @Test("the upgrade through the chain: a 401 refreshes once and connects; anonymous fails unauthorized", arguments: Kind.opening)
+    func authentication(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let manager = AuthManager(client: Self.client(server, kind))
+            let client = Self.client(server, kind, middlewares: [manager.middleware])
+            let anonymous = await networkError { _ = try await client.webSocket(Self.endpoint("/ws/auth")) }
+            #expect(anonymous?.statusCode == 401)
+
+            _ = try await manager.login(username: "woody", password: "andy")
+            try await Self.client(server, kind).send(
+                Request<Void>(path: "/auth/expire", method: .post, query: [URLQueryItem(name: "username", value: "woody")]))
+            let connection = try await client.webSocket(Self.endpoint("/ws/auth"))
+            try await connection.send(.text("signed in"))
+            var messages = connection.messages.makeAsyncIterator()
+            #expect(try await messages.next() == .text("signed in"))
+            await connection.close()
+            #expect(server.stats.snapshot.refreshes == 1)
+            let counters = try await Self.client(server, kind).send(Request<Counters>(path: "/ws/stats"))
+            #expect(counters.upgrades["/ws/auth"] == 1)
+        }
+    }
+
+    @Test("a redirected upgrade follows the policy; a route that is not WebSocket fails with its status", arguments: Kind.opening)
+    func redirectAndNotUpgraded(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            let connection = try await client.webSocket(Self.endpoint("/ws/redirect"))
+            #expect(connection.redirectChain.map(\.path) == ["/ws/redirect", "/ws/echo"])
+            try await connection.send(.text("moved"))
+            var messages = connection.messages.makeAsyncIterator()
+            #expect(try await messages.next() == .text("moved"))
+            await connection.close()
+
+            // Hummingbird answers an upgrade it declines with a bare 400 (a 2xx would be notUpgraded:
+            // see WebSocketClientTests).
+            let notWebSocket = await networkError { _ = try await client.webSocket(Self.endpoint("/films")) }
+            #expect(notWebSocket?.statusCode == 400)
+        }
+    }
+
+    @Test("the server going away without a close frame ends the reader with connectionLost", arguments: Kind.opening)
+    func serverGoesAway(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let connection = try await Self.client(server, kind).webSocket(Self.endpoint("/ws/drop"))
+            try await connection.send(.text("bye"))
+            let error = await networkError {
+                for try await _ in connection.messages {}
+            }
+            guard case .webSocket(let failure)? = error else {
+                Issue.record("expected connectionLost, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.kind == .connectionLost)
+            #expect(connection.closeFrame == nil)
+        }
+    }
+
+    @Test("cancelling the reading task throws cancelled and closes the connection", arguments: Kind.opening)
+    func cancellation(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            let connection = try await client.webSocket(Self.endpoint("/ws/echo"))
+            // The read is waiting (the server says nothing until spoken to) when it is cancelled.
+            let reader = Task { await networkError { for try await _ in connection.messages {} } }
+            try await connection.ping()
+            reader.cancel()
+            let error = await reader.value
+            #expect(error == .cancelled)
+            // Closed on the server too, within a bounded wait.
+            var open = 1
+            for _ in 0..<500 where open > 0 {
+                open = try await client.send(Request<Counters>(path: "/ws/stats")).open
+                if open > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(open == 0)
+        }
+    }
+
+    @Test("a subprotocol offered and chosen; a chat room between two connections", arguments: Kind.opening)
+    func subprotocolAndRoom(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            let chat = try await client.webSocket(
+                Self.endpoint("/ws/protocol"), options: WebSocketOptions(subprotocols: ["chat.v2", "chat.v1"]))
+            #expect(chat.subprotocol == "chat.v2")
+            await chat.close()
+
+            let alice = try await client.webSocket(Self.endpoint("/ws/room"))
+            let bob = try await client.webSocket(Self.endpoint("/ws/room"))
+            // Both are members once each has seen its own first message come back.
+            var aliceMessages = alice.messages.makeAsyncIterator()
+            var bobMessages = bob.messages.makeAsyncIterator()
+            try await alice.send(.text("alice here"))
+            #expect(try await aliceMessages.next() == .text("alice here"))
+            try await bob.send(.text("bob here"))
+            // Bob may have joined before Alice spoke.
+            var bobSaw: [WebSocketMessage] = []
+            while bobSaw.last != .text("bob here"), bobSaw.count < 3, let message = try await bobMessages.next() { bobSaw.append(message) }
+            #expect(bobSaw.last == .text("bob here"))
+            #expect(try await aliceMessages.next() == .text("bob here"))
+            await alice.close()
+            await bob.close()
+        }
+    }
+
+    @Test("1,000 connections opened and closed: none left open on either side")
+    func manyConnections() async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, .nio)
+            let before = openFileDescriptors()
+            for index in 0..<1000 {
+                let connection = try await client.webSocket(Self.endpoint("/ws/echo"))
+                if index % 100 == 0 { try await connection.ping() }
+                await connection.close()
+            }
+            let counters = try await client.send(Request<Counters>(path: "/ws/stats"))
+            #expect(counters.upgrades["/ws/echo"] == 1000)
+            var open = counters.open
+            for _ in 0..<500 where open > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                open = try await client.send(Request<Counters>(path: "/ws/stats")).open
+            }
+            #expect(open == 0)
+            // The HTTP connection of the stats calls may stay pooled; nothing else is left.
+            #expect(openFileDescriptors() <= before + 4)
+        }
+    }
+
+    @Test("a transport that cannot open WebSocket connections fails at once, typed: AsyncHTTPClient, and URLSession on Linux")
+    func unsupported() async throws {
+        try await withDemoServer { server in
+            var kinds: [any HTTPTransport] = [AsyncHTTPClientTransport()]
+            #if canImport(FoundationNetworking)
+            kinds.append(URLSessionTransport.shared)
+            #endif
+            for transport in kinds {
+                let client = LiveAPIClient(baseURL: server.baseURL, transport: transport)
+                let error = await networkError { _ = try await client.webSocket(Self.endpoint("/ws/echo")) }
+                guard case .webSocket(let failure)? = error else {
+                    Issue.record("expected unsupported over \(type(of: transport)), got \(String(describing: error))")
+                    continue
+                }
+                #expect(failure.kind == .unsupported)
+                #expect(error?.localizedDescription == "Live updates are not available on this device.")
+            }
+            let counters = try await LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+                .send(Request<Counters>(path: "/ws/stats"))
+            #expect(counters.upgrades.isEmpty)
+        }
+    }
+}
+
+/// The number of file descriptors this process has open.
+private func openFileDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+}
