@@ -64,8 +64,9 @@ struct WebSocketRoutes: Sendable {
             await Self.refuse(channel, status: .found, headers: [("Location", "/ws/echo")], body: "")
             return .dontUpgrade
         case "/ws/close":
-            let code = value("code").flatMap(Int.init) ?? 1000
-            let reason = value("reason")
+            // A code a close frame may carry, and a reason that fits in one (RFC 6455 §5.5).
+            let code = value("code").flatMap(Int.init).flatMap { (1000...4999).contains($0) ? $0 : nil } ?? 1000
+            let reason = value("reason").map { String(decoding: $0.utf8.prefix(123), as: UTF8.self) }
             handler = { _, outbound, _ in
                 try await outbound.close(WebSocketErrorCode(codeNumber: code), reason: reason)
             }

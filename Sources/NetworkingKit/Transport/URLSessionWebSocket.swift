@@ -41,7 +41,8 @@ extension URLSessionTransport: WebSocketTransport {
         }
         urlRequest.timeoutInterval = Self.idleTimeoutInterval(for: context.plan.timeout)
         let channel = URLSessionWebSocketChannel(
-            pins: delegate.pins, challengeHandler: delegate.challengeHandler, request: RequestSummary(request))
+            pins: delegate.pins, challengeHandler: delegate.challengeHandler, request: RequestSummary(request),
+            subprotocols: options.subprotocols)
         return try await channel.open(
             urlRequest, configuration: session.configuration, maximumMessageSize: options.maximumMessageSize,
             timeout: context.plan.timeout)
@@ -55,6 +56,8 @@ final class URLSessionWebSocketChannel: NSObject, WebSocketChannel, URLSessionWe
         var session: URLSession?
         var task: URLSessionWebSocketTask?
         var opening: CheckedContinuation<HTTPAnswer, any Error>?
+        /// The task opened: the handshake's deadline no longer applies.
+        var opened = false
         var subprotocol: String?
         var closeReceived: WebSocketClose?
         /// A failure found by the delegate (a pin mismatch, the handshake's deadline).
@@ -67,11 +70,16 @@ final class URLSessionWebSocketChannel: NSObject, WebSocketChannel, URLSessionWe
     private let pins: CertificatePins
     private let challengeHandler: URLSessionTransport.ChallengeHandler?
     private let request: RequestSummary
+    private let subprotocols: [String]
 
-    init(pins: CertificatePins, challengeHandler: URLSessionTransport.ChallengeHandler?, request: RequestSummary) {
+    init(
+        pins: CertificatePins, challengeHandler: URLSessionTransport.ChallengeHandler?, request: RequestSummary,
+        subprotocols: [String]
+    ) {
         self.pins = pins
         self.challengeHandler = challengeHandler
         self.request = request
+        self.subprotocols = subprotocols
     }
 
     /// Starts the task and returns once it opened (a `101` carrying this channel), or was refused.
@@ -86,8 +94,11 @@ final class URLSessionWebSocketChannel: NSObject, WebSocketChannel, URLSessionWe
             $0.task = task
         }
         let ticket = DeadlineWatch.shared.arm(at: .now + timeout) { [self] in
-            state.withLock { $0.failure = $0.failure ?? .timeout(request) }
-            task.cancel()
+            let opened = state.withLock { state in
+                if !state.opened { state.failure = state.failure ?? .timeout(request) }
+                return state.opened
+            }
+            if !opened { task.cancel() }
         }
         defer { DeadlineWatch.shared.disarm(ticket) }
         return try await withTaskCancellationHandler {
@@ -144,7 +155,14 @@ final class URLSessionWebSocketChannel: NSObject, WebSocketChannel, URLSessionWe
     func ping() async throws {
         guard let task else { throw Self.failure(.closed) }
         let outcome: (any Error)? = await withCheckedContinuation { continuation in
-            task.sendPing { continuation.resume(returning: $0) }
+            // Resumed once, should the handler be called again.
+            let pending = LockedState<CheckedContinuation<(any Error)?, Never>?>(continuation)
+            task.sendPing { error in
+                pending.withLock { pending in
+                    defer { pending = nil }
+                    return pending
+                }?.resume(returning: error)
+            }
         }
         if let outcome { throw failure(after: outcome, of: task) }
     }
@@ -194,8 +212,16 @@ final class URLSessionWebSocketChannel: NSObject, WebSocketChannel, URLSessionWe
     func urlSession(_ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?) {
         let opening = state.withLock { state in
             state.subprotocol = `protocol`
+            state.opened = true
             defer { state.opening = nil }
             return state.opening
+        }
+        // A subprotocol that was not offered breaks the handshake (RFC 6455 §4.1).
+        if let chosen = `protocol`, !chosen.isEmpty, !subprotocols.contains(chosen) {
+            webSocketTask.cancel(with: .protocolError, reason: nil)
+            opening?.resume(
+                throwing: Self.failure(.invalidHandshake, detail: "the server chose the subprotocol '\(chosen)', which was not offered"))
+            return
         }
         var response = HTTPResponse(status: .switchingProtocols)
         if let head = (webSocketTask.response as? HTTPURLResponse)?.httpResponse { response = head }

@@ -35,8 +35,12 @@ extension LiveAPIClient {
             guard target.method == .get, target.body == nil else {
                 throw NetworkError.invalidRequest(reason: "a WebSocket upgrade is a GET with no body")
             }
-            guard options.maximumMessageSize > 0 else {
-                throw NetworkError.invalidRequest(reason: "the WebSocket maximum message size must be positive")
+            guard (1...WebSocketOptions.largestMessageSize).contains(options.maximumMessageSize) else {
+                throw NetworkError.invalidRequest(
+                    reason: "the WebSocket maximum message size must be from 1 to \(WebSocketOptions.largestMessageSize) bytes")
+            }
+            if let interval = options.pingInterval, interval <= .zero {
+                throw NetworkError.invalidRequest(reason: "the WebSocket ping interval must be positive")
             }
             let call = try prepare(target, accept: nil, streamsResponseBody: true, webSocket: options)
             summary = call.summary
@@ -55,7 +59,9 @@ extension LiveAPIClient {
     private func upgrade(_ call: Prepared) async throws -> WebSocketConnection {
         let answer = try await chain.send(call.request, call.body, call.context)
         if answer.response.status == .switchingProtocols, let channel = answer.webSocket {
-            return WebSocketConnection(request: call.summary, answer: answer, channel: channel)
+            return WebSocketConnection(
+                request: call.summary, answer: answer, channel: channel, pingInterval: call.context.plan.webSocket?.pingInterval,
+                clock: configuration.clock)
         }
         // A middleware that answered by itself, or replaced the answer, left no connection.
         if let channel = answer.webSocket { await channel.close(WebSocketClose(code: .goingAway)) }

@@ -32,18 +32,66 @@ public final class WebSocketConnection: Sendable {
     public let redirectChain: [URL]
     let channel: any WebSocketChannel
     private let timingBox: TimingBox?
+    /// Pings every ``WebSocketOptions/pingInterval``, when there is one.
+    private let keepalive: Task<Void, Never>?
 
-    init(request: RequestSummary, answer: HTTPAnswer, channel: any WebSocketChannel) {
+    init(
+        request: RequestSummary, answer: HTTPAnswer, channel: any WebSocketChannel, pingInterval: Duration?,
+        clock: any Clock<Duration>
+    ) {
         self.request = request
         self.response = answer.response
         self.redirectChain = answer.redirects
         self.timingBox = answer.timingBox
         self.channel = channel
+        // The task holds the channel, not the connection, so that dropping the connection closes it.
+        keepalive = pingInterval.map { interval in Task { await Self.keepAlive(channel, every: interval, on: clock) } }
     }
 
     deinit {
+        keepalive?.cancel()
         let channel = channel
         Task { await channel.close(WebSocketClose(code: .goingAway)) }
+    }
+
+    /// Sends a ping every `interval` while the connection is open; when its pong has not come by
+    /// the next one, closes the connection, whose reader then fails with
+    /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` (a dead peer sends no close frame).
+    static func keepAlive(_ channel: any WebSocketChannel, every interval: Duration, on clock: any Clock<Duration>) async {
+        enum Outcome {
+            case pong, silent, closed
+        }
+        while true {
+            do { try await clock.sleep(for: interval) } catch { return }
+            let outcome = await withTaskGroup(of: Outcome?.self) { group in
+                group.addTask {
+                    do {
+                        try await channel.ping()
+                        return .pong
+                    } catch {
+                        return .closed
+                    }
+                }
+                group.addTask {
+                    do {
+                        try await clock.sleep(for: interval)
+                        return .silent
+                    } catch {
+                        return nil
+                    }
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+            switch outcome {
+            case .pong: continue
+            case .silent:
+                await channel.close(WebSocketClose(code: .goingAway, reason: "no pong"))
+                return
+            case .closed, nil: return
+            }
+        }
     }
 
     /// Where the time of the upgrade went, as its transport reported it.
@@ -85,6 +133,7 @@ public final class WebSocketConnection: Sendable {
     ///   - code: Why; one that ``WebSocketCloseCode/canBeSent``, or ``WebSocketCloseCode/normalClosure`` is sent.
     ///   - reason: A few words; cut to ``WebSocketClose/maximumReasonLength`` bytes of UTF-8.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        keepalive?.cancel()
         await channel.close(WebSocketClose(code: code.canBeSent ? code : .normalClosure, reason: Self.cut(reason)))
     }
 

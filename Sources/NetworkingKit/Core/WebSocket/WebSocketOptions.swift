@@ -22,6 +22,10 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// ``WebSocketFailure/Kind-swift.struct/connectionLost``. `nil` (the default) sends none.
     public var pingInterval: Duration?
 
+    /// The largest ``maximumMessageSize`` there is: 4 GiB less a byte, what a frame's length is
+    /// read as (32 bits), or `Int.max` where that is smaller.
+    public static let largestMessageSize = Int(clamping: UInt32.max)
+
     /// The default options: 1 MiB messages, no subprotocol, no pings.
     public init(maximumMessageSize: Int = 1 << 20, subprotocols: [String] = [], pingInterval: Duration? = nil) {
         self.maximumMessageSize = maximumMessageSize

@@ -13,6 +13,9 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
 
     /// The server's close frame, once it came.
     let closeReceived = LockedState<WebSocketClose?>(nil)
+    /// How the server broke the protocol where only this handler can see it (a masked frame),
+    /// before the connection was closed for it.
+    let violation = LockedState<String?>(nil)
     /// The pings waiting for their pong, by payload.
     private var waiting: [(payload: ByteBuffer, promise: EventLoopPromise<Void>)] = []
 
@@ -24,8 +27,21 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
         return promise.futureResult
     }
 
+    /// Stops waiting for the pong of `payload` (its ping was cancelled).
+    func forget(_ payload: ByteBuffer) {
+        if let index = waiting.firstIndex(where: { $0.payload == payload }) {
+            waiting.remove(at: index).promise.fail(CancellationError())
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // A server must not mask its frames (RFC 6455 §5.1): the connection is failed.
+        guard frame.maskKey == nil else {
+            violation.withLock { $0 = $0 ?? "a masked frame from the server" }
+            context.close(promise: nil)
+            return
+        }
         switch frame.opcode {
         case .pong:
             if let index = waiting.firstIndex(where: { $0.payload == frame.unmaskedData }) {

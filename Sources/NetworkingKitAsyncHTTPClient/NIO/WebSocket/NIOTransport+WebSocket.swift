@@ -16,7 +16,9 @@ extension NIOTransport: WebSocketTransport {
     /// as a request's (DNS, connect, TLS, first byte).
     public func openWebSocket(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPAnswer {
         let summary = RequestSummary(request)
-        let options = context.plan.webSocket ?? WebSocketOptions()
+        var options = context.plan.webSocket ?? WebSocketOptions()
+        // A frame's length is checked as SwiftNIO reads it, within 32 bits.
+        options.maximumMessageSize = max(1, min(options.maximumMessageSize, WebSocketOptions.largestMessageSize))
         let deadline = ContinuousClock.now + context.plan.timeout
         let (origin, head) = try requestHead(for: request, body: nil, summary: summary, decodes: false)
         if !origin.isSecure {

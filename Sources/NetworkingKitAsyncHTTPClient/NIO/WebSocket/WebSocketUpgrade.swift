@@ -77,11 +77,13 @@ enum WebSocketUpgrade {
             maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: false
         ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
-                let subprotocol = try checked(response, offering: subprotocols)
                 let pipeline = channel.pipeline.syncOperations
+                // Out before anything else: bytes that came behind the `101` go on to the frame
+                // decoder, whatever the check below finds. Its promise is not needed now (and a
+                // promise left unfulfilled is a bug to SwiftNIO).
                 _ = pipeline.removeHandler(refusal)
-                // Its promise is never needed now; a promise left unfulfilled is a bug to SwiftNIO.
                 refusal.finish(.failure(ChannelError.alreadyClosed))
+                let subprotocol = try checked(response, offering: subprotocols)
                 let watcher = ControlFrameWatcher()
                 try pipeline.addHandler(watcher)
                 let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
@@ -94,8 +96,14 @@ enum WebSocketUpgrade {
                 notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(.declined) }))
         // Frames the server sent right behind its `101` go on to the frame decoder.
         configuration.leftOverBytesStrategy = .forwardBytes
-        let outcome = try pipeline.configureUpgradableHTTPClientPipeline(configuration: configuration)
-        try pipeline.addHandler(refusal)
+        let outcome: EventLoopFuture<Outcome>
+        do {
+            outcome = try pipeline.configureUpgradableHTTPClientPipeline(configuration: configuration)
+            try pipeline.addHandler(refusal)
+        } catch {
+            refusal.finish(.failure(error))
+            throw error
+        }
         let timer = channel.eventLoop.scheduleTask(deadline: NIODeadline(deadline)) {
             refusal.finish(.failure(DeadlineExceeded()))
             channel.close(promise: nil)
@@ -112,13 +120,19 @@ enum WebSocketUpgrade {
         // The upgrade handler failed on its own (a bad `Sec-WebSocket-Accept`): nothing waits for a refusal.
         outcome.whenFailure { refusal.finish(.failure($0)) }
         return answer.flatMapErrorThrowing { error in
-            throw networkError(for: error)
+            // What ended the exchange (the connection closed, the deadline) says more than the
+            // upgrade handler's own error for it.
+            throw refusal.failure ?? networkError(for: error)
         }
     }
 
     /// The subprotocol of a `101`, checked against those offered; an extension, none of which
     /// was offered, fails it too.
     private static func checked(_ response: HTTPResponseHead, offering subprotocols: [String]) throws -> String? {
+        let connection = response.headers[canonicalForm: "Connection"].map { $0.lowercased() }
+        guard connection.contains("upgrade") else {
+            throw invalidHandshake("the 101 has no Connection: Upgrade")
+        }
         if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
             throw invalidHandshake("the server chose an extension that was not offered")
         }
@@ -168,8 +182,16 @@ private final class RefusalCollector: ChannelInboundHandler, RemovableChannelHan
             defer { state.done = true }
             return !state.done
         }
-        if first { promise.completeWith(result) }
+        guard first else { return }
+        if case .failure(let error) = result, error is DeadlineExceeded || error as? ChannelError == .eof {
+            recorded.withLock { $0 = error }
+        }
+        promise.completeWith(result)
     }
+
+    /// The end of the connection or the deadline, when one of them ended the exchange.
+    var failure: (any Error)? { recorded.withLock { $0 } }
+    private let recorded = LockedState<(any Error)?>(nil)
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
