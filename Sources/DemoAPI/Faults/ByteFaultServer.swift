@@ -1,4 +1,5 @@
 #if DemoAPI
+import Crypto
 public import Foundation
 import NIOCore
 import NIOPosix
@@ -20,6 +21,13 @@ import NIOSSL
 /// | `/stall-mid-body` | 10 of 100 declared bytes, then nothing more until the client closes |
 /// | `/field-name-spellings` | 200 with `ok`, its field names in lower, upper and mixed case |
 /// | `/request-head` | 200 with the request head as received, byte for byte |
+/// | `/ws-bad-accept` | a WebSocket `101` whose `Sec-WebSocket-Accept` is wrong |
+/// | `/ws-no-connection` | a `101` without `Connection: Upgrade` |
+/// | `/ws-extension-greeting` | a `101` with an extension nobody offered, and a frame in the same write |
+/// | `/ws-subprotocol` | a `101` choosing the subprotocol `evil`, which nobody offers |
+/// | `/ws-masked` | a `101`, then a masked text frame (servers must not mask) |
+/// | `/ws-invalid-utf8` | a `101`, then a text frame that is not UTF-8 |
+/// | `/ws-huge-frame` | a `101`, then a frame header that claims 2⁴⁰ bytes |
 /// | anything else | 200 with `ok` |
 public final class ByteFaultServer: Sendable {
     /// The port really bound.
@@ -136,9 +144,15 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         }
         answered = true
         let path = text.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let (answer, ending) = path == "/request-head" ? Self.echo(head: text) : Self.script(for: path)
+        let (answer, ending): (ByteBuffer, Ending)
+        if let webSocket = Self.webSocketScript(for: path, head: text) {
+            (answer, ending) = webSocket
+        } else {
+            let (script, scriptEnding) = path == "/request-head" ? Self.echo(head: text) : Self.script(for: path)
+            (answer, ending) = (ByteBuffer(string: script), scriptEnding)
+        }
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
+        context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in
             switch ending {
             case .stall:
                 break
@@ -173,6 +187,35 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         return (
             "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(head.utf8.count)\r\nConnection: close\r\n\r\n\(head)", .close
         )
+    }
+
+    /// A WebSocket handshake gone wrong, or a hostile frame after a good one; the connection then
+    /// stays open until the client closes it.
+    private static func webSocketScript(for path: String, head: String) -> (ByteBuffer, Ending)? {
+        guard path.hasPrefix("/ws-") else { return nil }
+        let key =
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+            .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
+        let accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
+        var lines = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Accept: \(accept)"]
+        var frames: [UInt8] = []
+        switch path {
+        case "/ws-bad-accept": lines[3] = "Sec-WebSocket-Accept: dGhlIHNhbXBsZSBub25jZQ=="
+        case "/ws-no-connection": lines.remove(at: 2)
+        case "/ws-extension-greeting":
+            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            frames = [0x81, 0x02] + Array("hi".utf8)
+        case "/ws-subprotocol": lines.append("Sec-WebSocket-Protocol: evil")
+        case "/ws-masked":
+            let mask: [UInt8] = [1, 2, 3, 4]
+            frames = [0x81, 0x80 | 0x02] + mask + zip(Array("hi".utf8), [1, 2]).map { $0 ^ $1 }
+        case "/ws-invalid-utf8": frames = [0x81, 0x02, 0xFF, 0xFE]
+        case "/ws-huge-frame": frames = [0x82, 127, 0, 0, 1, 0, 0, 0, 0, 0]
+        default: return nil
+        }
+        var answer = ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n\r\n")
+        answer.writeBytes(frames)
+        return (answer, .stall)
     }
 
     private static func script(for path: String) -> (String, Ending) {

@@ -57,39 +57,22 @@ public final class WebSocketConnection: Sendable {
     /// Sends a ping every `interval` while the connection is open; when its pong has not come by
     /// the next one, closes the connection, whose reader then fails with
     /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` (a dead peer sends no close frame).
+    /// One sleep at a time on `clock`: the next ping's time is the last one's deadline.
     static func keepAlive(_ channel: any WebSocketChannel, every interval: Duration, on clock: any Clock<Duration>) async {
-        enum Outcome {
-            case pong, silent, closed
-        }
+        let answered = LockedState(true)
+        var ping: Task<Void, Never>?
+        defer { ping?.cancel() }
         while true {
             do { try await clock.sleep(for: interval) } catch { return }
-            let outcome = await withTaskGroup(of: Outcome?.self) { group in
-                group.addTask {
-                    do {
-                        try await channel.ping()
-                        return .pong
-                    } catch {
-                        return .closed
-                    }
-                }
-                group.addTask {
-                    do {
-                        try await clock.sleep(for: interval)
-                        return .silent
-                    } catch {
-                        return nil
-                    }
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
-            switch outcome {
-            case .pong: continue
-            case .silent:
+            guard answered.withLock({ $0 }) else {
                 await channel.close(WebSocketClose(code: .goingAway, reason: "no pong"))
                 return
-            case .closed, nil: return
+            }
+            answered.withLock { $0 = false }
+            // Not waited for: a transport whose ping ignores cancellation cannot hold the keepalive.
+            ping = Task {
+                guard (try? await channel.ping()) != nil else { return }
+                answered.withLock { $0 = true }
             }
         }
     }

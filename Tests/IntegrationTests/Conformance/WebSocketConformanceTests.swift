@@ -280,6 +280,57 @@ struct WebSocketConformanceTests {
     }
 }
 
+/// What `NIOTransport` does with a server that breaks the WebSocket protocol: a typed failure, the
+/// connection closed, and never a crash (ByteFaultServer's scripted answers).
+@Suite("WebSocket: hostile servers", .timeLimit(.minutes(3)))
+struct WebSocketHostileServerTests {
+    static func failure(_ body: () async throws -> Void) async -> WebSocketFailure? {
+        guard case .webSocket(let failure)? = await networkError(body) else { return nil }
+        return failure
+    }
+
+    @Test(
+        "a broken handshake fails invalidHandshake; a 200 fails notUpgraded",
+        arguments: [
+            ("/ws-bad-accept", WebSocketFailure.Kind.invalidHandshake), ("/ws-no-connection", .invalidHandshake),
+            ("/ws-extension-greeting", .invalidHandshake), ("/ws-subprotocol", .invalidHandshake), ("/plain", .notUpgraded),
+        ])
+    func handshake(path: String, kind: WebSocketFailure.Kind) async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+        let failure = await Self.failure { _ = try await client.webSocket(Request<Void>(path: path)) }
+        await server.stop()
+        #expect(failure?.kind == kind, "\(path): \(String(describing: failure))")
+    }
+
+    @Test(
+        "a hostile frame after a good handshake: the reader fails, typed, with the code sent for it",
+        arguments: [
+            ("/ws-masked", WebSocketFailure.Kind.protocolViolation, WebSocketCloseCode?.none),
+            ("/ws-invalid-utf8", .protocolViolation, .invalidPayload), ("/ws-huge-frame", .messageTooLarge, .messageTooBig),
+        ])
+    func hostileFrame(path: String, kind: WebSocketFailure.Kind, code: WebSocketCloseCode?) async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+        let connection = try await client.webSocket(Request<Void>(path: path))
+        let failure = await Self.failure { for try await _ in connection.messages {} }
+        #expect(failure?.kind == kind, "\(path): \(String(describing: failure))")
+        #expect(failure?.close?.code == code)
+        await connection.close()
+        await server.stop()
+    }
+
+    @Test("a refused upgrade whose body never ends fails at the call's timeout")
+    func stalledRefusal() async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(baseURL: server.baseURL, transport: NIOTransport.shared, timeout: .milliseconds(300)))
+        let error = await networkError { _ = try await client.webSocket(Request<Void>(path: "/stall-mid-body")) }
+        await server.stop()
+        #expect(error == .timeout(nil))
+    }
+}
+
 /// The number of file descriptors this process has open.
 private func openFileDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
