@@ -12,7 +12,7 @@ struct NetKit: AsyncParsableCommand {
         discussion:
             "Exit status: 0 on success; 3, 4 or 5 when `request` got a 3xx, 4xx or 5xx answer; 1 when no answer"
             + " came (or another failure at run time); 64 for a mistake in the command line (nothing was sent).",
-        subcommands: [DemoCommand.self, ServeCommand.self, RequestCommand.self, BenchCommand.self]
+        subcommands: [DemoCommand.self, ServeCommand.self, RequestCommand.self, WebSocketCommand.self, BenchCommand.self]
     )
 
     /// ArgumentParser's entry point, except that a ``CLIError`` is one line with its own exit

@@ -340,8 +340,24 @@ struct RequestCommand: AsyncParsableCommand {
         else {
             throw CLIError.usage("bad URL '\(url)': expected an absolute http:// or https:// URL")
         }
+        let fields = try Self.fields(from: header)
+
+        let body = try requestBody()
+        return Prepared(
+            headers: fields,
+            // An absolute URL is sent as typed: path and query exactly, not decoded and re-encoded.
+            request: Request<Data>(
+                path: url,
+                method: method,
+                headers: Self.combined(fields),
+                body: body
+            ))
+    }
+
+    /// `-H` lines as fields, through the library's checks; a bad one is a usage error.
+    static func fields(from lines: [String]) throws -> [HTTPField] {
         var fields: [HTTPField] = []
-        for line in header {
+        for line in lines {
             guard let colon = line.firstIndex(of: ":") else {
                 throw CLIError.usage("bad header '\(ControlCharacters.printable(line))': expected 'Name: value'")
             }
@@ -358,21 +374,11 @@ struct RequestCommand: AsyncParsableCommand {
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-
-        let body = try requestBody()
-        return Prepared(
-            headers: fields,
-            // An absolute URL is sent as typed: path and query exactly, not decoded and re-encoded.
-            request: Request<Data>(
-                path: url,
-                method: method,
-                headers: Self.combined(fields),
-                body: body
-            ))
+        return fields
     }
 
     /// Repeated headers as one field each: cookies joined with "; " (RFC 6265), others with ", ".
-    private static func combined(_ fields: [HTTPField]) -> [String: String] {
+    static func combined(_ fields: [HTTPField]) -> [String: String] {
         var headers: [String: String] = [:]
         for field in fields {
             let separator = field.name == .cookie ? "; " : ", "
@@ -478,7 +484,7 @@ private struct CurlPrinter: Middleware {
 
 /// `netkit request -v`: the library's log lines as `* message key=value ...`, on standard output
 /// with the rest of the exchange.
-private struct VerboseLines: LogHandler {
+struct VerboseLines: LogHandler {
     var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]
 

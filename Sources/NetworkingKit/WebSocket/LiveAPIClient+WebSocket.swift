@@ -9,8 +9,8 @@ extension LiveAPIClient {
     /// try await connection.send(.text("hello"))
     /// ```
     ///
-    /// The endpoint is a `GET` with no body; its URL is built as any other's, and its base URL may
-    /// be `ws` or `wss` as well as `http` or `https`. The upgrade request goes through the
+    /// The endpoint is a `GET` with no body; its URL is built as any other's, and its base URL (or
+    /// an absolute path) may be `ws` or `wss` as well as `http` or `https`. The upgrade request goes through the
     /// client's middlewares: authentication adds its credential (and a `401` on the upgrade
     /// refreshes it once and tries again), logging, metrics and tracing see it, and its
     /// redirects follow the client's ``RedirectPolicy``, credentials removed across origins. The
@@ -32,6 +32,7 @@ extension LiveAPIClient {
         do {
             var target = try RequestTarget(endpoint)
             target.baseURL = Self.httpEquivalent(of: target.baseURL)
+            target.path = Self.httpEquivalent(ofPath: target.path)
             guard target.method == .get, target.body == nil else {
                 throw NetworkError.invalidRequest(reason: "a WebSocket upgrade is a GET with no body")
             }
@@ -73,6 +74,16 @@ extension LiveAPIClient {
             WebSocketFailure(
                 kind: .notUpgraded, detail: "the server answered \(answer.response.status.code) to the upgrade",
                 request: call.summary))
+    }
+
+    /// An absolute `ws` or `wss` path (the whole URL) as its `http` or `https` equivalent, the
+    /// rest as typed; any other path as it is.
+    static func httpEquivalent(ofPath path: String) -> String {
+        for (scheme, http) in [("ws://", "http://"), ("wss://", "https://")]
+        where path.count > scheme.count && path.prefix(scheme.count).lowercased() == scheme {
+            return http + path.dropFirst(scheme.count)
+        }
+        return path
     }
 
     /// `ws` and `wss` URLs as the `http` and `https` ones the upgrade is sent to.

@@ -37,11 +37,15 @@ struct NetkitCommandTests {
     /// server it talks to may run in this process and need them.
     static func netkit(
         _ arguments: [String],
+        input: String? = nil,
         whileRunning: (Process, _ output: Collected) async throws -> Void = { _, _ in }
     ) async throws -> Run {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
+        // Standard input: the text given, then its end; otherwise none at all.
+        let stdin = Pipe()
+        process.standardInput = stdin
         let output = Collected()
         let error = Collected()
         process.standardOutput = output.pipe
@@ -53,6 +57,8 @@ struct NetkitCommandTests {
             }
         }
         try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
         do {
             try await whileRunning(process, output)
         } catch {
@@ -398,6 +404,33 @@ struct NetkitCommandTests {
                 let showsConnection = timing?.contains("new connection (") == true && timing?.contains("connect ") == true
                 #expect(showsConnection == (transport == "nio"), "output: \(run.output)")
             }
+        }
+    }
+
+    @Test("ws: each line of standard input sent, each message printed, the close handshake at its end; a refused upgrade shows its status")
+    func webSocket() async throws {
+        try await withDemoServer { server in
+            let url = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
+            let echo = try await Self.netkit(["ws", "\(url)/ws/echo", "-v"], input: "hello\nwörld\n")
+            #expect(echo.status == 0, "stderr: \(echo.error)")
+            #expect(echo.output.contains("< HTTP 101 Switching Protocols"), "output: \(echo.output)")
+            #expect(echo.output.hasSuffix("hello\nwörld\n"), "output: \(echo.output)")
+            #expect(echo.error.contains("* closed: 1000 (normal closure)"), "stderr: \(echo.error)")
+
+            let closed = try await Self.netkit(["ws", "\(url)/ws/close?code=4001&reason=bye"])
+            #expect(closed.status == 0)
+            #expect(closed.error.contains(#"* closed: 4001 "bye""#), "stderr: \(closed.error)")
+
+            let refused = try await Self.netkit(["ws", "\(url)/ws/auth", "-H", "Authorization: Bearer nope"])
+            #expect(refused.status == 4)
+            #expect(refused.output.hasPrefix("HTTP 401 Unauthorized"), "output: \(refused.output)")
+
+            let lost = try await Self.netkit(["ws", "\(url)/ws/drop"], input: "bye\n")
+            #expect(lost.status == 1)
+            #expect(lost.error.contains("without a close frame"), "stderr: \(lost.error)")
+
+            let bad = try await Self.netkit(["ws", "ftp://example.com/x"])
+            #expect(bad.status == 64)
         }
     }
 

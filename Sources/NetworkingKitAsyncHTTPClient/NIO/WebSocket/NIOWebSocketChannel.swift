@@ -160,7 +160,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
         if reads.beginClosing() {
             try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code.rawValue)), reason: close.reason)
         }
-        reads.stop()
+        // Messages sent before the server's close frame still reach a reader; the rest are dropped.
+        reads.drainUntilClosed()
         // A read in progress waits for the server's reply; a server that never sends one is cut off.
         let channel = channel
         let cutOff = channel.eventLoop.scheduleTask(in: TimeAmount(Self.closeTimeout)) { channel.close(promise: nil) }

@@ -11,7 +11,10 @@ final class WebSocketReads: Sendable {
     /// A `receive()` waiting for its message, answered once.
     final class Read: Sendable {
         private let state = LockedState<
-            (continuation: CheckedContinuation<NetworkingKit.WebSocketMessage?, any Error>?, early: Result<NetworkingKit.WebSocketMessage?, any Error>?)
+            (
+                continuation: CheckedContinuation<NetworkingKit.WebSocketMessage?, any Error>?,
+                early: Result<NetworkingKit.WebSocketMessage?, any Error>?
+            )
         >((nil, nil))
 
         /// Waits with `continuation`; `false` when the read was answered before (its task
@@ -39,8 +42,10 @@ final class WebSocketReads: Sendable {
     private struct State {
         /// Reads not yet taken by the handler's task.
         var reads: [Read] = []
+        /// Messages read after the app's close frame while no read waited, kept for the next reads.
+        var kept: [NetworkingKit.WebSocketMessage] = []
         /// The handler's task, waiting for a read.
-        var reader: CheckedContinuation<Read?, Never>?
+        var reader: CheckedContinuation<Next, Never>?
         /// The app began the close handshake.
         var closing = false
         /// No more reads will be taken: the app closed, or reading ended.
@@ -69,10 +74,41 @@ final class WebSocketReads: Sendable {
         }
     }
 
+    /// How many messages that arrive after the app's close frame, while no read waits, are kept
+    /// for later reads; those past it are dropped.
+    static let keptWhileClosing = 64
+
+    /// The close frame is sent: the handler's task, if it waits for a read, reads on (keeping
+    /// what no reader asks for, within ``keptWhileClosing``) until the server's close frame ends
+    /// the handshake.
+    func drainUntilClosed() {
+        let reader = state.withLock { state in
+            defer { state.reader = nil }
+            return state.reader
+        }
+        reader?.resume(returning: .drain)
+    }
+
+    /// What the handler's task does next.
+    enum Next {
+        /// Serve this read.
+        case read(Read)
+        /// Read a message nobody asked for yet: the app closed, and the server's close frame is awaited.
+        case drain
+        /// Stop reading.
+        case stop
+    }
+
     func enqueue(_ read: Read) {
         let (reader, result) = state.withLock {
-            state -> (CheckedContinuation<Read?, Never>?, Result<NetworkingKit.WebSocketMessage?, any Error>?) in
-            if state.ended || state.stopped { return (nil, Self.endResult(state)) }
+            state -> (CheckedContinuation<Next, Never>?, Result<NetworkingKit.WebSocketMessage?, any Error>?) in
+            if !state.kept.isEmpty { return (nil, .success(state.kept.removeFirst())) }
+            if state.ended { return (nil, Self.endResult(state)) }
+            // Reading has stopped, the end not yet known: answered with it.
+            if state.stopped {
+                state.reads.append(read)
+                return (nil, nil)
+            }
             if let reader = state.reader {
                 state.reader = nil
                 return (reader, nil)
@@ -81,7 +117,7 @@ final class WebSocketReads: Sendable {
             return (nil, nil)
         }
         if let result { read.answer(result) }
-        reader?.resume(returning: read)
+        reader?.resume(returning: .read(read))
     }
 
     /// What a read gets once reading has ended: `nil` after a close handshake (or the app's
@@ -91,12 +127,13 @@ final class WebSocketReads: Sendable {
         return .success(nil)
     }
 
-    /// The next read to serve, or `nil` once reads have stopped.
-    private func nextRead() async -> Read? {
+    /// The next read to serve, a message to drop while closing, or the end.
+    private func next() async -> Next {
         await withCheckedContinuation { continuation in
-            let next = state.withLock { state -> Read?? in
-                if !state.reads.isEmpty { return .some(state.reads.removeFirst()) }
-                if state.stopped { return .some(nil) }
+            let next = state.withLock { state -> Next? in
+                if !state.reads.isEmpty { return .read(state.reads.removeFirst()) }
+                if state.stopped { return .stop }
+                if state.closing { return .drain }
                 state.reader = continuation
                 return nil
             }
@@ -111,24 +148,40 @@ final class WebSocketReads: Sendable {
             defer { state.reader = nil }
             return state.reader
         }
-        reader?.resume(returning: nil)
+        reader?.resume(returning: .stop)
     }
 
     /// Serves each read with the next whole message, until the connection closes or fails.
     func serve(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, limit: Int) async {
         var frames = inbound.makeAsyncIterator()
-        while let read = await nextRead() {
+        reading: while true {
+            let read: Read?
+            switch await next() {
+            case .read(let next): read = next
+            case .drain: read = nil
+            case .stop: break reading
+            }
             do {
                 guard let message = try await Self.nextMessage(from: &frames, limit: limit, outbound: outbound) else {
                     // The close handshake is over: the read is answered once its frame is known.
-                    state.withLock { $0.reads.insert(read, at: 0) }
+                    if let read { state.withLock { $0.reads.insert(read, at: 0) } }
                     break
                 }
-                read.answer(.success(message))
+                if let read {
+                    read.answer(.success(message))
+                } else {
+                    // Drained: to a read that came meanwhile, or kept for the next one.
+                    let waiting = state.withLock { state -> Read? in
+                        if !state.reads.isEmpty { return state.reads.removeFirst() }
+                        if state.kept.count < Self.keptWhileClosing { state.kept.append(message) }
+                        return nil
+                    }
+                    waiting?.answer(.success(message))
+                }
             } catch {
                 let failure = Self.failure(for: error)
                 state.withLock { $0.failure = $0.failure ?? failure }
-                read.answer(.failure(failure))
+                read?.answer(.failure(failure))
                 break
             }
         }
@@ -196,7 +249,7 @@ final class WebSocketReads: Sendable {
                 WebSocketClose(code: WebSocketCloseCode(rawValue: UInt16(clamping: Self.number(of: $0.closeCode))), reason: $0.reason ?? "")
             }
         let violation = watcher.violation.withLock { $0 }
-        let (reads, reader, result) = state.withLock { state in
+        let (reads, reader) = state.withLock { state in
             state.ended = true
             state.stopped = true
             state.closeReceived = state.closeReceived ?? close
@@ -206,14 +259,19 @@ final class WebSocketReads: Sendable {
             if state.closeReceived == nil, state.failure == nil {
                 state.failure = failure ?? .webSocket(WebSocketFailure(kind: .connectionLost))
             }
+            // Messages kept while closing go to the first reads, the end to the others.
+            var answers: [(Read, Result<NetworkingKit.WebSocketMessage?, any Error>)] = []
+            for read in state.reads {
+                answers.append((read, state.kept.isEmpty ? Self.endResult(state) : .success(state.kept.removeFirst())))
+            }
             defer {
                 state.reads = []
                 state.reader = nil
             }
-            return (state.reads, state.reader, Self.endResult(state))
+            return (answers, state.reader)
         }
-        reader?.resume(returning: nil)
-        for read in reads { read.answer(result) }
+        reader?.resume(returning: .stop)
+        for (read, answer) in reads { read.answer(answer) }
     }
 
     /// The failure of an operation on a connection that has ended or is closing: closed by a

@@ -97,13 +97,18 @@ enum WebSocketUpgrade {
         // Frames the server sent right behind its `101` go on to the frame decoder.
         configuration.leftOverBytesStrategy = .forwardBytes
         let outcome: EventLoopFuture<Outcome>
+        let hold = EndOfInputHold()
         do {
+            try pipeline.addHandler(hold)
             outcome = try pipeline.configureUpgradableHTTPClientPipeline(configuration: configuration)
             try pipeline.addHandler(refusal)
         } catch {
             refusal.finish(.failure(error))
             throw error
         }
+        // Once the upgrade handler has passed on what it kept (frames, or a refusal's body), the
+        // end of the connection may follow: on the next turn of the event loop.
+        outcome.whenComplete { _ in channel.eventLoop.execute { hold.release() } }
         let timer = channel.eventLoop.scheduleTask(deadline: NIODeadline(deadline)) {
             refusal.finish(.failure(DeadlineExceeded()))
             channel.close(promise: nil)
@@ -162,6 +167,44 @@ enum WebSocketUpgrade {
         }
     }
 }
+
+/// Before the HTTP decoder: holds back the end of the connection until the upgrade is decided.
+///
+/// A server may send its `101`, a frame and its FIN at once (a close frame with a code that
+/// refuses the client, say). SwiftNIO's HTTP decoder drops the bytes behind an upgrade when it
+/// sees the end of the connection before it has left the pipeline, and the frame would be lost;
+/// held back, the end comes after the frames.
+private final class EndOfInputHold: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private var context: ChannelHandlerContext?
+    private var holding = true
+    private var held = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        guard holding else { return context.fireChannelInactive() }
+        held = true
+    }
+
+    /// Lets the end through, now if it came meanwhile. On the event loop.
+    func release() {
+        holding = false
+        if held, let context {
+            held = false
+            context.fireChannelInactive()
+        }
+    }
+}
+
+extension EndOfInputHold: @unchecked Sendable {}  // Touched on its event loop only.
 
 /// After SwiftNIO's upgrade handler: the answer to an upgrade that was refused, with the first
 /// ``WebSocketUpgrade/bodyLimit`` bytes of its body.
