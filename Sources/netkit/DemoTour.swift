@@ -192,6 +192,7 @@ struct DemoTour {
 
         try await transfers()
         try await liveAnswers()
+        try await chat()
 
         print("")
         print("Done: \(server.stats.snapshot.total) requests reached DemoAPI, all through LiveAPIClient.")
@@ -262,6 +263,50 @@ struct DemoTour {
         detail(
             "with \(resumedFrom.first ?? "no Last-Event-ID") and got the rest, then a 204 ended the stream (\(server.stats.count("GET /events")) connections)"
         )
+    }
+
+    /// A chat room on WebSocket: two people, each message to both.
+    private mutating func chat() async throws {
+        // AsyncHTTPClient speaks no WebSocket, nor does URLSession on Linux: NIOTransport does everywhere.
+        var chatTransport = transport
+        #if canImport(FoundationNetworking)
+        if transport != .nio { chatTransport = .nio }
+        #else
+        if transport == .ahc { chatTransport = .nio }
+        #endif
+        section("A WebSocket chat room, two people in it", "GET /ws/room, upgraded, over \(chatTransport.displayName)")
+        let chatClient = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: server.baseURL, transport: chatTransport.transport, middlewares: logging))
+        let alice = try await chatClient.webSocket(Request<Void>(path: "/ws/room"))
+        let bob = try await chatClient.webSocket(Request<Void>(path: "/ws/room"))
+        var aliceHears = alice.messages.makeAsyncIterator()
+        var bobHears = bob.messages.makeAsyncIterator()
+        // Each is in the room once the room has sent them their own first message.
+        try await alice.send(.text("alice joined"))
+        _ = try await Self.next(.text("alice joined"), from: &aliceHears)
+        try await bob.send(.text("bob joined"))
+        _ = try await Self.next(.text("bob joined"), from: &bobHears)
+        try await alice.send(.text("Hi Bob! Dinner at Pizza Planet?"))
+        let heard = try await Self.next(.text("Hi Bob! Dinner at Pizza Planet?"), from: &bobHears)
+        detail("alice -> room: \"Hi Bob! Dinner at Pizza Planet?\"; bob heard \(heard.map { "\"\($0)\"" } ?? "nothing")")
+        try await bob.send(.text("To infinity, and beyond!"))
+        let answer = try await Self.next(.text("To infinity, and beyond!"), from: &aliceHears)
+        detail("bob -> room: \"To infinity, and beyond!\"; alice heard \(answer.map { "\"\($0)\"" } ?? "nothing")")
+        await alice.close()
+        await bob.close(code: .goingAway, reason: "off to dinner")
+        detail("both closed: alice with \(alice.closeFrame?.description ?? "no answer"), bob with 1001 \"off to dinner\"")
+    }
+
+    /// The text of the first message equal to `wanted`, reading at most 10 messages.
+    private static func next(
+        _ wanted: WebSocketMessage, from messages: inout WebSocketConnection.Messages.AsyncIterator
+    ) async throws -> String? {
+        for _ in 0..<10 {
+            guard let message = try await messages.next() else { return nil }
+            if message == wanted, case .text(let text) = message { return text }
+        }
+        return nil
     }
 
     private mutating func section(_ title: String, _ call: String) {

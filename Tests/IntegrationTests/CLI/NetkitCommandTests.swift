@@ -646,7 +646,8 @@ struct NetkitCommandTests {
             "NetworkError.notFound", "NetworkError.validationFailed",
             // The Last-Event-ID is the last event the client read: 3, or an earlier one when
             // AsyncHTTPClient lost what its buffers held as the connection was cut.
-            "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: ", "and got the rest", "Done:",
+            "200 todos in 4 pages", "events 1, 2, 3, 4, 5, 6:", "with Last-Event-ID: ", "and got the rest",
+            "bob heard \"Hi Bob! Dinner at Pizza Planet?\"", "alice heard \"To infinity, and beyond!\"", "Done:",
         ] {
             #expect(run.output.contains(expected), "missing \(expected)")
         }
