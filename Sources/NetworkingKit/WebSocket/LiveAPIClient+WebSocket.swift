@@ -56,6 +56,30 @@ extension LiveAPIClient {
         }
     }
 
+    /// A WebSocket to an endpoint that opens a new connection whenever its connection is lost
+    /// (or the server, going away, closes it), with backoff and jitter, until it is closed.
+    ///
+    /// ```swift
+    /// var reconnection = WebSocketReconnection()
+    /// reconnection.onConnect = { try await $0.send(.text("subscribe")) }
+    /// let live = client.webSocket(Request<Void>(path: "/ws/echo"), reconnection: reconnection)
+    /// ```
+    ///
+    /// Each connection opens as ``webSocket(_:options:)`` opens one, through the middlewares.
+    /// Nothing is sent until ``ReconnectingWebSocket/updates`` is read.
+    /// - Parameters:
+    ///   - endpoint: Where to connect.
+    ///   - options: Each connection's options.
+    ///   - reconnection: How it reconnects, and what it sends on each new connection.
+    /// - Returns: The socket, not yet connected.
+    public func webSocket(
+        _ endpoint: some APIEndpoint, options: WebSocketOptions = WebSocketOptions(), reconnection: WebSocketReconnection
+    ) -> ReconnectingWebSocket {
+        ReconnectingWebSocket(reconnection: reconnection) { [self] in
+            try await webSocket(endpoint, options: options)
+        }
+    }
+
     /// Sends the upgrade down the chain and makes the connection of its answer.
     private func upgrade(_ call: Prepared) async throws -> WebSocketConnection {
         let answer = try await chain.send(call.request, call.body, call.context)

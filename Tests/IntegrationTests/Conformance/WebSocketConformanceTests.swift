@@ -238,6 +238,59 @@ struct WebSocketConformanceTests {
         }
     }
 
+    @Test("reconnection: a lost connection comes back with onConnect run again; a 401 or a normal close ends it", arguments: Kind.opening)
+    func reconnection(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            var reconnection = WebSocketReconnection()
+            reconnection.backoff = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))
+            // /ws/drop drops the connection after the first message: the subscription each time.
+            reconnection.onConnect = { try await $0.send(.text("subscribe")) }
+            let live = client.webSocket(Self.endpoint("/ws/drop"), reconnection: reconnection)
+            var connections = 0
+            var reconnections = 0
+            for try await update in live.updates {
+                switch update {
+                case .connected: connections += 1
+                case .message: Issue.record("/ws/drop sends nothing")
+                case .reconnecting(_, let reason):
+                    reconnections += 1
+                    #expect(reason == .webSocket(WebSocketFailure(kind: .connectionLost)))
+                }
+                if connections == 3 { await live.close() }
+            }
+            #expect(connections == 3)
+            #expect(reconnections == 2)
+            let counters = try await client.send(Request<Counters>(path: "/ws/stats"))
+            #expect(counters.upgrades["/ws/drop"] == 3)
+
+            // Refused for good: the error, no second attempt.
+            let refused = client.webSocket(Self.endpoint("/ws/auth"), reconnection: reconnection)
+            let error = await networkError { for try await _ in refused.updates {} }
+            #expect(error?.statusCode == 401)
+
+            // The server ended the conversation (1000): the updates end; going away (1012): it comes back.
+            let ended = client.webSocket(Self.endpoint("/ws/close", ["code": "1000"]), reconnection: reconnection)
+            var endedUpdates: [String] = []
+            for try await update in ended.updates {
+                if case .connected = update { endedUpdates.append("connected") } else { endedUpdates.append("\(update)") }
+            }
+            #expect(endedUpdates == ["connected"])
+            let restarting = client.webSocket(Self.endpoint("/ws/close", ["code": "1012"]), reconnection: reconnection)
+            var restarts = 0
+            for try await update in restarting.updates {
+                if case .reconnecting(_, let reason) = update {
+                    restarts += 1
+                    #expect(
+                        reason
+                            == .webSocket(WebSocketFailure(kind: .closed, close: WebSocketClose(code: WebSocketCloseCode(rawValue: 1012)))))
+                    await restarting.close()
+                }
+            }
+            #expect(restarts == 1)
+        }
+    }
+
     @Test("1,000 connections opened and closed: none left open on either side")
     func manyConnections() async throws {
         try await withDemoServer { server in

@@ -480,6 +480,45 @@ private enum DocCommentClientSamples {
         // </doc-sample>
         await connection.close()
     }
+
+    static func reconnectingWebSocketClientSample(client: LiveAPIClient) async {
+        // <doc-sample>
+        var reconnection = WebSocketReconnection()
+        reconnection.onConnect = { try await $0.send(.text("subscribe")) }
+        let live = client.webSocket(Request<Void>(path: "/ws/echo"), reconnection: reconnection)
+        // </doc-sample>
+        await live.close()
+    }
+
+    static func webSocketReconnectionSample() -> WebSocketReconnection {
+        // <doc-sample>
+        var reconnection = WebSocketReconnection()
+        reconnection.onConnect = { connection in
+            try await connection.send(.text(#"{"subscribe":"prices"}"#))
+        }
+        // </doc-sample>
+        return reconnection
+    }
+
+    static func reconnectingWebSocketSample(client: LiveAPIClient, reconnection: WebSocketReconnection) async throws {
+        // <doc-sample>
+        let live = client.webSocket(Prices.stream, reconnection: reconnection)
+        for try await update in live.updates {
+            switch update {
+            case .connected: print("live")
+            case .message(let message): print(message)
+            case .reconnecting(let after, let reason): print("reconnecting in", after, reason)
+            }
+        }
+        // </doc-sample>
+    }
+}
+
+/// The price feed the reconnecting sample follows.
+private enum Prices: APIEndpoint {
+    case stream
+
+    var path: String { "/prices" }
 }
 
 /// The chat rooms the WebSocket samples connect to.
@@ -533,6 +572,8 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Core/WebSocket/WebSocketOptions.swift",
                 "Sources/NetworkingKit/WebSocket/WebSocketConnection.swift",
                 "Sources/NetworkingKit/WebSocket/LiveAPIClient+WebSocket.swift",
+                "Sources/NetworkingKit/WebSocket/WebSocketReconnection.swift",
+                "Sources/NetworkingKit/WebSocket/ReconnectingWebSocket.swift",
             ],
             testFile: #filePath)
     }

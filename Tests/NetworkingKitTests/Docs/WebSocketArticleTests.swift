@@ -42,6 +42,23 @@ private enum WebSocketArticleSamples {
         print(chat.subprotocol ?? "none")
         // </article-sample>
     }
+
+    static func reconnecting(client: LiveAPIClient) async throws {
+        // <article-sample>
+        var reconnection = WebSocketReconnection()
+        reconnection.onConnect = { connection in
+            try await connection.send(.text(#"{"subscribe":"prices"}"#))
+        }
+        let live = client.webSocket(Request<Void>(path: "/ws/echo"), reconnection: reconnection)
+        for try await update in live.updates {
+            switch update {
+            case .connected(let connection): print("live:", connection.response.status)
+            case .message(let message): print(message)
+            case .reconnecting(let after, let reason): print("reconnecting in", after, "after", reason)
+            }
+        }
+        // </article-sample>
+    }
 }
 
 @Suite("WebSocket article samples")
