@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The WebSocket echo row's reference: swift-websocket's own client, used directly.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         // Malloc counts through the interposer; the default traits would also ask for a runtime
         // interposer that this toolchain's mirror does not carry.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -59,6 +61,21 @@ let package = Package(
                 .product(name: "NetworkingKitAsyncHTTPClient", package: "NetworkingKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Echo round trips over one WebSocket connection against WSClient, and memory over many
+        // messages (websocket-echo.sh).
+        .executableTarget(
+            name: "WebSocketEcho",
+            dependencies: [
+                .product(name: "NetworkingKit", package: "NetworkingKit"),
+                .product(name: "NetworkingKitAsyncHTTPClient", package: "NetworkingKit"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
