@@ -169,16 +169,7 @@ struct RequestCommand: AsyncParsableCommand {
             configuration.maxResponseBodySize = maxSize
         }
         if verbose {
-            // The library's own debug lines (a redirect followed, a retry) as `* ...` lines. The
-            // logging middleware writes nothing of its own at debug here; it is there so that
-            // what the inner steps log is redacted.
-            configuration.middlewares.insert(
-                LoggingMiddleware(
-                    redaction: ResponsePrinter.redaction, requestLevel: .trace, responseLevel: .trace, failureLevel: .trace),
-                at: 0)
-            var logger = Logger(label: "netkit", factory: { _ in VerboseLines() })
-            logger.logLevel = .debug
-            configuration.logger = logger
+            configuration.showVerboseLines()
         }
         let client = LiveAPIClient(configuration: configuration)
         if verbose {
@@ -484,6 +475,20 @@ private struct CurlPrinter: Middleware {
 
 /// `netkit request -v`: the library's log lines as `* message key=value ...`, on standard output
 /// with the rest of the exchange.
+extension LiveAPIClient.Configuration {
+    /// `-v`: the library's own debug lines (a redirect followed, a retry) as `* ...` lines. The
+    /// logging middleware writes nothing of its own at debug here; it is there so that what the
+    /// inner steps log is redacted.
+    mutating func showVerboseLines() {
+        middlewares.insert(
+            LoggingMiddleware(redaction: ResponsePrinter.redaction, requestLevel: .trace, responseLevel: .trace, failureLevel: .trace),
+            at: 0)
+        var logger = Logger(label: "netkit", factory: { _ in VerboseLines() })
+        logger.logLevel = .debug
+        self.logger = logger
+    }
+}
+
 struct VerboseLines: LogHandler {
     var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]

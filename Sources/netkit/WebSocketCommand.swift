@@ -69,13 +69,7 @@ struct WebSocketCommand: AsyncParsableCommand {
         var configuration = LiveAPIClient.Configuration(
             baseURL: nil, transport: transport.transport, timeout: .milliseconds(Int64(timeout * 1000)))
         if verbose {
-            configuration.middlewares.insert(
-                LoggingMiddleware(
-                    redaction: ResponsePrinter.redaction, requestLevel: .trace, responseLevel: .trace, failureLevel: .trace),
-                at: 0)
-            var logger = Logger(label: "netkit", factory: { _ in VerboseLines() })
-            logger.logLevel = .debug
-            configuration.logger = logger
+            configuration.showVerboseLines()
             print("> GET \(ResponsePrinter.redaction.redact(parsed).absoluteString) (upgrade to WebSocket, via \(transport.displayName))")
             fields.forEach { print("> " + ResponsePrinter.redacted($0)) }
         }

@@ -3,12 +3,12 @@
 // then the memory of one connection over many small messages. Run by websocket-echo.sh.
 import Foundation
 import Logging
-import NetworkingKit
-import NetworkingKitAsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import NetworkingKit
+import NetworkingKitAsyncHTTPClient
 import WSClient
 
 #if canImport(Glibc)
@@ -24,14 +24,16 @@ final class EchoHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary, .continuation:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: frame.fin, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: frame.fin, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
         case .ping:
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: frame.unmaskedData))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: frame.unmaskedData)))
+                .whenComplete { _ in
+                    channel.close(promise: nil)
+                }
         default:
             break
         }
@@ -127,7 +129,11 @@ print("| echo round trips, one connection (\(roundTrips) per run, best of 3) | Â
 print("|---|---|")
 print(String(format: "| swift-websocket WSClient, directly | %.1f |", microseconds(bestTheirs, roundTrips)))
 print(String(format: "| NetworkingKit, NIOTransport | %.1f |", microseconds(bestOurs, roundTrips)))
-print(String(format: "| ratio (NetworkingKit / WSClient) | %.2f |", Double(bestOurs.components.attoseconds / 1_000_000_000 + bestOurs.components.seconds * 1_000_000_000) / Double(bestTheirs.components.attoseconds / 1_000_000_000 + bestTheirs.components.seconds * 1_000_000_000)))
+print(
+    String(
+        format: "| ratio (NetworkingKit / WSClient) | %.2f |",
+        Double(bestOurs.components.attoseconds / 1_000_000_000 + bestOurs.components.seconds * 1_000_000_000)
+            / Double(bestTheirs.components.attoseconds / 1_000_000_000 + bestTheirs.components.seconds * 1_000_000_000)))
 
 // Memory over many small messages on one connection.
 func residentCheckpoints(port: Int, count: Int) async throws -> [(Int, Int)] {

@@ -117,14 +117,10 @@ public final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends the request and returns once the response head has arrived; the body streams after.
-    public func send(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let summary = RequestSummary(request)
-        guard let authority = request.authority, var urlRequest = URLRequest(httpRequest: request) else {
+    /// The `URLRequest` for `request`, once the checks every transport makes have passed: an
+    /// absolute URL with a host and port that can be connected to, and pins that can be checked.
+    func checkedURLRequest(for request: HTTPRequest) throws -> URLRequest {
+        guard let authority = request.authority, let urlRequest = URLRequest(httpRequest: request) else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
         }
         // The same check as every transport's: FoundationNetworking would refuse `:99999` too,
@@ -141,6 +137,17 @@ public final class URLSessionTransport: HTTPTransport {
             try delegate.pins.refuseUncheckable(
                 request, checksCertificates: checksCertificates, transport: "FoundationNetworking (URLSession on Linux)")
         }
+        return urlRequest
+    }
+
+    /// Sends the request and returns once the response head has arrived; the body streams after.
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let summary = RequestSummary(request)
+        var urlRequest = try checkedURLRequest(for: request)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         if !request.headerFields.contains(.acceptEncoding) {
             // What every transport decodes; libcurl would also ask for br and zstd.

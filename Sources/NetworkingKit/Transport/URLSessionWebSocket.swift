@@ -15,23 +15,11 @@ extension URLSessionTransport: WebSocketTransport {
     /// sent: that fails here as ``WebSocketFailure/Kind-swift.struct/unsupported``. Use
     /// `NIOTransport` there.
     public func openWebSocket(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPAnswer {
-        guard let authority = request.authority, let scheme = request.scheme?.lowercased(),
-            var urlRequest = URLRequest(httpRequest: request), let url = urlRequest.url,
+        var urlRequest = try checkedURLRequest(for: request)
+        guard let scheme = request.scheme?.lowercased(), let url = urlRequest.url,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
             throw NetworkError.invalidRequest(reason: "the request has no absolute URL")
-        }
-        if let problem = URLAuthority.problem(inAuthority: authority[...]) {
-            throw NetworkError.invalidURL("\(scheme)://\(authority)\(request.path ?? "")", reason: problem)
-        }
-        if !delegate.pins.isEmpty {
-            #if canImport(FoundationNetworking)
-            let checksCertificates = false
-            #else
-            let checksCertificates = true
-            #endif
-            try delegate.pins.refuseUncheckable(
-                request, checksCertificates: checksCertificates, transport: "FoundationNetworking (URLSession on Linux)")
         }
         components.scheme = scheme == "https" ? "wss" : "ws"
         urlRequest.url = components.url
