@@ -203,7 +203,7 @@ struct WebSocketConformanceTests {
             #expect(error == .cancelled)
             // Closed on the server too, within a bounded wait.
             var open = 1
-            for _ in 0..<500 where open > 0 {
+            for _ in 0..<6000 where open > 0 {
                 open = try await client.send(Request<Counters>(path: "/ws/stats")).open
                 if open > 0 { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -303,7 +303,7 @@ struct WebSocketConformanceTests {
             let counters = try await client.send(Request<Counters>(path: "/ws/stats"))
             #expect(counters.upgrades["/ws/echo"] == 1000)
             var open = counters.open
-            for _ in 0..<500 where open > 0 {
+            for _ in 0..<6000 where open > 0 {
                 try await Task.sleep(for: .milliseconds(10))
                 open = try await client.send(Request<Counters>(path: "/ws/stats")).open
             }
