@@ -270,6 +270,7 @@ struct WebSocketConformanceTests {
             #expect(error?.statusCode == 401)
 
             // The server ended the conversation (1000): the updates end; going away (1012): it comes back.
+            reconnection.onConnect = nil
             let ended = client.webSocket(Self.endpoint("/ws/close", ["code": "1000"]), reconnection: reconnection)
             var endedUpdates: [String] = []
             for try await update in ended.updates {

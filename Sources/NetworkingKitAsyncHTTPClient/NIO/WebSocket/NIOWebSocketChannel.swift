@@ -120,8 +120,13 @@ final class NIOWebSocketChannel: WebSocketChannel {
             case .binary(let data): try await outbound.write(.binary(ByteBuffer(bytes: data)))
             }
         } catch {
-            throw reads.closedFailure() ?? WebSocketReads.failure(for: error)
+            throw reads.closedFailure() ?? closedByServer() ?? WebSocketReads.failure(for: error)
         }
+    }
+
+    /// `closed`, with the server's close frame, when one came before the connection ended.
+    private func closedByServer() -> NetworkError? {
+        watcher.closeReceived.withLock { $0 }.map { .webSocket(WebSocketFailure(kind: .closed, close: $0)) }
     }
 
     func receive() async throws -> NetworkingKit.WebSocketMessage? {
@@ -152,7 +157,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
             }
         } catch {
             if Task.isCancelled { throw NetworkError.cancelled }
-            throw reads.closedFailure() ?? WebSocketReads.failure(for: error)
+            throw reads.closedFailure() ?? closedByServer() ?? WebSocketReads.failure(for: error)
         }
     }
 
