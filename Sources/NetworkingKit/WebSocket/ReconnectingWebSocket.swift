@@ -19,6 +19,8 @@ import Foundation
 ///   conversation (a close frame other than those of
 ///   ``WebSocketReconnection/reconnects(after:)``), or throws when an attempt fails for good (a
 ///   `401` a refresh did not cure, a `404`) or too many fail in a row.
+/// - Stop reading ``updates`` only after ``close(code:reason:)``: a reader that leaves the loop
+///   otherwise leaves the connection open, and reading again opens another.
 /// - ``send(_:)`` sends on the connection open now; while there is none it fails with
 ///   ``WebSocketFailure/Kind-swift.struct/connectionLost``, and the app decides whether to keep
 ///   the message for ``WebSocketReconnection/onConnect``.
@@ -26,6 +28,8 @@ public final class ReconnectingWebSocket: Sendable {
     private struct State {
         var connection: WebSocketConnection?
         var closing: WebSocketClose?
+        /// The wait before the next attempt, while it lasts: ``close(code:reason:)`` ends it.
+        var backoff: Task<Void, any Error>?
     }
 
     private let state = LockedState(State())
@@ -54,11 +58,30 @@ public final class ReconnectingWebSocket: Sendable {
 
     /// Stops reconnecting and closes the connection open now, if any; ``updates`` then ends.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
-        let connection = state.withLock { state in
+        let (connection, backoff) = state.withLock { state in
             state.closing = state.closing ?? WebSocketClose(code: code, reason: reason)
-            return state.connection
+            return (state.connection, state.backoff)
         }
+        backoff?.cancel()
         await connection?.close(code: code, reason: reason)
+    }
+
+    /// Waits `delay` on the reconnection's clock, unless the socket is closed (or the reader
+    /// cancelled) first.
+    private func wait(_ delay: Duration) async {
+        let clock = reconnection.clock
+        let sleep = Task { try await clock.sleep(for: delay) }
+        let closing = state.withLock { state in
+            state.backoff = sleep
+            return state.closing != nil
+        }
+        if closing { sleep.cancel() }
+        await withTaskCancellationHandler {
+            _ = try? await sleep.value
+        } onCancel: {
+            sleep.cancel()
+        }
+        state.withLock { $0.backoff = nil }
     }
 
     /// What happens, in order: each connection, each message, each reconnection.
@@ -75,6 +98,9 @@ public final class ReconnectingWebSocket: Sendable {
             private var messages: WebSocketConnection.Messages.AsyncIterator?
             /// Attempts failed in a row since the last connection opened.
             private var failures = 0
+            /// Reconnections announced since a connection last brought a message: the backoff's
+            /// step, so that a server that accepts and drops at once is backed off too.
+            private var reconnections = 0
             private var previousDelay: Duration = .zero
             /// The wait before the next attempt, when one was announced.
             private var wait: Duration?
@@ -92,20 +118,26 @@ public final class ReconnectingWebSocket: Sendable {
                 }
                 if let wait {
                     self.wait = nil
-                    try await socket.reconnection.clock.sleep(for: wait)
+                    await socket.wait(wait)
+                    if Task.isCancelled, !socket.isClosing {
+                        ended = true
+                        throw NetworkError.cancelled
+                    }
                 }
                 guard !socket.isClosing else { return finish() }
                 do {
                     let connection = try await socket.open()
+                    // Adopted before onConnect runs, so that close() meanwhile closes it with its own code.
+                    guard socket.adopt(connection) else {
+                        await socket.closeLate(connection)
+                        return finish()
+                    }
                     do {
                         try await socket.reconnection.onConnect?(connection)
                     } catch {
+                        socket.drop(connection)
                         await connection.close(code: .goingAway)
                         throw error
-                    }
-                    guard socket.adopt(connection) else {
-                        await connection.close()
-                        return finish()
                     }
                     failures = 0
                     messages = connection.messages.makeAsyncIterator()
@@ -121,6 +153,9 @@ public final class ReconnectingWebSocket: Sendable {
                 do {
                     if let message = try await current.next() {
                         messages = current
+                        // A connection that brings messages is healthy: the backoff starts over.
+                        reconnections = 0
+                        previousDelay = .zero
                         return .message(message)
                     }
                     // The close handshake is over: who closed, and why, decides.
@@ -149,14 +184,13 @@ public final class ReconnectingWebSocket: Sendable {
                 let policy = socket.reconnection.backoff
                 if failed {
                     failures += 1
-                    // A connection lost as it opened is tried again, as a refused one is.
-                    let lost = if case .webSocket(let failure) = reason { failure.kind == .connectionLost } else { false }
-                    guard failures < policy.maxAttempts, lost || policy.decision(for: reason) != .stop else {
+                    guard failures < policy.maxAttempts, Self.isTransient(reason) || policy.decision(for: reason) != .stop else {
                         ended = true
                         throw reason
                     }
                 }
-                let delay = policy.delay(forRetry: Swift.max(1, failures), previous: previousDelay, random: socket.reconnection.random)
+                reconnections += 1
+                let delay = policy.delay(forRetry: reconnections, previous: previousDelay, random: socket.reconnection.random)
                 previousDelay = delay
                 wait = delay
                 return .reconnecting(after: delay, reason: reason)
@@ -165,6 +199,14 @@ public final class ReconnectingWebSocket: Sendable {
             private mutating func finish() -> WebSocketUpdate? {
                 ended = true
                 return nil
+            }
+
+            /// A connection lost as it opened, or closed by a server going away (as `onConnect`
+            /// spoke, say): tried again, as a refused connection is.
+            private static func isTransient(_ reason: NetworkError) -> Bool {
+                guard case .webSocket(let failure) = reason else { return false }
+                if failure.kind == .connectionLost { return true }
+                return failure.kind == .closed && failure.close.map(WebSocketReconnection.reconnects(after:)) == true
             }
 
             private static func networkError(_ error: any Error) -> NetworkError {
@@ -187,6 +229,12 @@ public final class ReconnectingWebSocket: Sendable {
             state.connection = connection
             return true
         }
+    }
+
+    /// Closes a connection that opened after ``close(code:reason:)``, with its code and reason.
+    private func closeLate(_ connection: WebSocketConnection) async {
+        let close = state.withLock { $0.closing } ?? WebSocketClose(code: .normalClosure)
+        await connection.close(code: close.code, reason: close.reason)
     }
 
     private func drop(_ connection: WebSocketConnection) {

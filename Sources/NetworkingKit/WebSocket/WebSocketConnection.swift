@@ -55,8 +55,9 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// Sends a ping every `interval` while the connection is open; when its pong has not come by
-    /// the next one, closes the connection, whose reader then fails with
-    /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` (a dead peer sends no close frame).
+    /// the next one, closes the connection with 1001: its reader then fails with
+    /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` when the peer is dead (no close frame
+    /// comes back), or ends if a slow peer still answers the close.
     /// One sleep at a time on `clock`: the next ping's time is the last one's deadline.
     static func keepAlive(_ channel: any WebSocketChannel, every interval: Duration, on clock: any Clock<Duration>) async {
         let answered = LockedState(true)

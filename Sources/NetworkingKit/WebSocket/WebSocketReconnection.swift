@@ -16,7 +16,9 @@ public struct WebSocketReconnection: Sendable {
     public var backoff = RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(500), maxDelay: .seconds(30))
     /// Called with each connection as it opens, the first included, before any of its messages
     /// is read: send what the server needs to hear again (a subscription, the last id seen). An
-    /// error thrown here closes that connection and counts as a failed attempt.
+    /// error thrown here closes that connection and is judged as a failed attempt's would be: a
+    /// lost connection, or a server going away as it spoke, is tried again; any other error ends
+    /// the updates with it.
     public var onConnect: (@Sendable (WebSocketConnection) async throws -> Void)?
     /// The clock the delays are waited on (tests inject a manual one).
     public var clock: any Clock<Duration> = ContinuousClock()

@@ -147,6 +147,29 @@ struct WebSocketClientTests {
         #expect(WebSocketCloseCode.messageTooBig.description == "1009 (message too big)")
     }
 
+    @Test("a reconnecting socket: a 503 announces a reconnection; closing it ends the wait at once, nothing more sent")
+    func closeDuringBackoff() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedWebSocketTransport([.serviceUnavailable])
+        var reconnection = WebSocketReconnection()
+        reconnection.clock = clock
+        let live = Self.client(transport).webSocket(Request<Void>(path: "/chat"), reconnection: reconnection)
+        var updates = live.updates.makeAsyncIterator()
+        guard case .reconnecting(_, let reason)? = try await updates.next() else {
+            Issue.record("expected a reconnection")
+            return
+        }
+        #expect(reason.statusCode == 503)
+        let rest = Task { [updates] in
+            var updates = updates
+            return try await updates.next()
+        }
+        await waitUntil { clock.sleeperCount == 1 }
+        await live.close()
+        #expect(try await rest.value == nil)
+        #expect(transport.requests.count == 1)
+    }
+
     @Test("keepalive on the client's clock: a ping each interval; no pong by the next closes with 1001")
     func keepalive() async throws {
         let clock = ManualClock()

@@ -18,8 +18,9 @@ public struct WebSocketOptions: Sendable, Hashable {
     public var subprotocols: [String]
     /// How often a ping is sent while the connection is open, so that a connection that died
     /// silently (a phone that changed networks) is noticed: when no pong has come back by the
-    /// next ping, the connection closes and its reader fails with
-    /// ``WebSocketFailure/Kind-swift.struct/connectionLost``. `nil` (the default) sends none.
+    /// next ping, the connection is closed with 1001, and its reader fails with
+    /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` once no close frame comes back (or
+    /// ends, should the peer still answer). `nil` (the default) sends none.
     public var pingInterval: Duration?
 
     /// The largest ``maximumMessageSize`` there is: 4 GiB less a byte, what a frame's length is

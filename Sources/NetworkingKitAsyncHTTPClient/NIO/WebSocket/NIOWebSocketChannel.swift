@@ -162,14 +162,15 @@ final class NIOWebSocketChannel: WebSocketChannel {
     }
 
     func close(_ close: WebSocketClose) async {
+        // Armed first: a peer that reads nothing can hold the close frame's write itself, and a
+        // server that never answers it holds the handshake; either is cut off.
+        let channel = channel
+        let cutOff = channel.eventLoop.scheduleTask(in: TimeAmount(Self.closeTimeout)) { channel.close(promise: nil) }
         if reads.beginClosing() {
             try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code.rawValue)), reason: close.reason)
         }
-        // Messages sent before the server's close frame still reach a reader; the rest are dropped.
+        // Messages sent before the server's close frame still reach a reader; the rest are kept or dropped.
         reads.drainUntilClosed()
-        // A read in progress waits for the server's reply; a server that never sends one is cut off.
-        let channel = channel
-        let cutOff = channel.eventLoop.scheduleTask(in: TimeAmount(Self.closeTimeout)) { channel.close(promise: nil) }
         await run.value
         cutOff.cancel()
     }

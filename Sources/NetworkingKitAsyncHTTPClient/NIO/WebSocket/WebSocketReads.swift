@@ -29,14 +29,23 @@ final class WebSocketReads: Sendable {
             return false
         }
 
-        func answer(_ result: Result<NetworkingKit.WebSocketMessage?, any Error>) {
-            state.withLock { state -> CheckedContinuation<NetworkingKit.WebSocketMessage?, any Error>? in
-                guard state.early == nil else { return nil }
+        /// Answers the read: `false` when it had been answered already (its task cancelled), and
+        /// `result` reached nobody.
+        @discardableResult
+        func answer(_ result: Result<NetworkingKit.WebSocketMessage?, any Error>) -> Bool {
+            let (first, continuation) = state.withLock {
+                state -> (Bool, CheckedContinuation<NetworkingKit.WebSocketMessage?, any Error>?) in
+                guard state.early == nil else { return (false, nil) }
                 state.early = result
                 defer { state.continuation = nil }
-                return state.continuation
-            }?.resume(with: result)
+                return (true, state.continuation)
+            }
+            continuation?.resume(with: result)
+            return first
         }
+
+        /// Whether the read has its answer (a message, the end, or its cancellation).
+        var isAnswered: Bool { state.withLock { $0.early != nil } }
     }
 
     private struct State {
@@ -102,7 +111,7 @@ final class WebSocketReads: Sendable {
     func enqueue(_ read: Read) {
         let (reader, result) = state.withLock {
             state -> (CheckedContinuation<Next, Never>?, Result<NetworkingKit.WebSocketMessage?, any Error>?) in
-            if !state.kept.isEmpty { return (nil, .success(state.kept.removeFirst())) }
+            if !state.kept.isEmpty, !read.isAnswered { return (nil, .success(state.kept.removeFirst())) }
             if state.ended { return (nil, Self.endResult(state)) }
             // Reading has stopped, the end not yet known: answered with it.
             if state.stopped {
@@ -167,17 +176,7 @@ final class WebSocketReads: Sendable {
                     if let read { state.withLock { $0.reads.insert(read, at: 0) } }
                     break
                 }
-                if let read {
-                    read.answer(.success(message))
-                } else {
-                    // Drained: to a read that came meanwhile, or kept for the next one.
-                    let waiting = state.withLock { state -> Read? in
-                        if !state.reads.isEmpty { return state.reads.removeFirst() }
-                        if state.kept.count < Self.keptWhileClosing { state.kept.append(message) }
-                        return nil
-                    }
-                    waiting?.answer(.success(message))
-                }
+                if read?.answer(.success(message)) != true { deliver(message) }
             } catch {
                 let failure = Self.failure(for: error)
                 state.withLock { $0.failure = $0.failure ?? failure }
@@ -232,6 +231,20 @@ final class WebSocketReads: Sendable {
         }
     }
 
+    /// A message no read took (drained after the app's close, or its read cancelled meanwhile):
+    /// to the next read waiting, or kept for a later one within ``keptWhileClosing``.
+    private func deliver(_ message: NetworkingKit.WebSocketMessage) {
+        while true {
+            let waiting = state.withLock { state -> Read? in
+                if !state.reads.isEmpty { return state.reads.removeFirst() }
+                if state.kept.count < Self.keptWhileClosing { state.kept.append(message) }
+                return nil
+            }
+            guard let waiting else { return }
+            if waiting.answer(.success(message)) { return }
+        }
+    }
+
     /// Begins the close handshake with `code`, and the failure the reader gets.
     private static func closing(
         _ code: WebSocketCloseCode, _ kind: WebSocketFailure.Kind, detail: String, outbound: WebSocketOutboundWriter
@@ -261,7 +274,7 @@ final class WebSocketReads: Sendable {
             }
             // Messages kept while closing go to the first reads, the end to the others.
             var answers: [(Read, Result<NetworkingKit.WebSocketMessage?, any Error>)] = []
-            for read in state.reads {
+            for read in state.reads where !read.isAnswered {
                 answers.append((read, state.kept.isEmpty ? Self.endResult(state) : .success(state.kept.removeFirst())))
             }
             defer {

@@ -127,7 +127,7 @@ enum WebSocketUpgrade {
         return answer.flatMapErrorThrowing { error in
             // What ended the exchange (the connection closed, the deadline) says more than the
             // upgrade handler's own error for it.
-            throw refusal.failure ?? networkError(for: error)
+            throw refusal.failure ?? (hold.sawEnd ? ChannelError.eof : networkError(for: error))
         }
     }
 
@@ -180,6 +180,8 @@ private final class EndOfInputHold: ChannelInboundHandler, RemovableChannelHandl
     private var context: ChannelHandlerContext?
     private var holding = true
     private var held = false
+    /// The connection ended while the upgrade was being decided (a server that hung up).
+    private(set) var sawEnd = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -192,6 +194,7 @@ private final class EndOfInputHold: ChannelInboundHandler, RemovableChannelHandl
     func channelInactive(context: ChannelHandlerContext) {
         guard holding else { return context.fireChannelInactive() }
         held = true
+        sawEnd = true
     }
 
     /// Lets the end through, now if it came meanwhile. On the event loop.
