@@ -70,7 +70,16 @@ enum RouteIndex {
         "/faults/truncated": "declares ?declared= bytes (100), sends ?sent= (10), then closes",
         // Cache scripts.
         "/cache/{key}": "an answer scripted by its query (?status= &h=Name:value &body= &h304= &drop_after= &self_location=1)",
-        // WebSocket (upgrades to /ws/echo, /ws/auth, /ws/redirect, /ws/close, /ws/big, /ws/fragments, /ws/drop, /ws/protocol, /ws/room).
+        // WebSocket: each path upgrades (a plain GET answers 426 Upgrade Required).
+        "/ws/echo": "WebSocket: each message sent back as it came",
+        "/ws/auth": "WebSocket: echo for a valid bearer token; a 401 with a challenge otherwise",
+        "/ws/redirect": "WebSocket: a 302 to /ws/echo instead of the upgrade",
+        "/ws/close": "WebSocket: closes at once with ?code= (1000-4999) and ?reason=",
+        "/ws/big": "WebSocket: one binary message of ?size= bytes (in frames of ?frame= bytes), then echo",
+        "/ws/fragments": "WebSocket: one text message split over three frames, then echo",
+        "/ws/drop": "WebSocket: the TCP connection dropped, with no close frame, after the first message",
+        "/ws/protocol": "WebSocket: the first subprotocol offered chosen, then echo",
+        "/ws/room": "WebSocket: a chat room, each text message to every member",
         "/ws/stats": "WebSocket upgrades accepted per /ws route, and the connections open now",
     ]
 

@@ -29,8 +29,24 @@ struct WebSocketRoutes: Sendable {
     /// may be this large.
     static let maxFrameSize = 4 << 20
 
-    /// The counters, over HTTP.
+    /// The paths that upgrade to WebSocket.
+    static let paths = [
+        "/ws/echo", "/ws/auth", "/ws/redirect", "/ws/close", "/ws/big", "/ws/fragments", "/ws/drop", "/ws/protocol", "/ws/room",
+    ]
+
+    /// The counters, over HTTP; and a `426 Upgrade Required` for a plain `GET` of a WebSocket path
+    /// (so that the route index lists them, and a browser's visit says what to do).
     func register(on router: Router<DemoRequestContext>) {
+        for path in Self.paths {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                var headers = HTTPFields()
+                headers[.upgrade] = "websocket"
+                headers[.contentType] = "text/plain; charset=utf-8"
+                return Response(
+                    status: .upgradeRequired, headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "Connect with a WebSocket upgrade (netkit ws).\n")))
+            }
+        }
         router.get("/ws/stats") { _, _ in
             try JSONBody.response(state.webSockets.withLock { $0 })
         }
