@@ -89,6 +89,7 @@ public func message(for error: NetworkError) -> String {
     case .cancelled: "Cancelled."
     case .responseTooLarge, .decodingFailed, .unacceptableContentType: "The answer could not be read."
     case .fileFailed: "The file could not be used."
+    case .webSocket: "The live connection failed."
     case .unknown: "Something went wrong."
     @unknown default: error.localizedDescription
     }
