@@ -48,6 +48,17 @@ struct WebSocketConformanceTests {
         let open: Int
     }
 
+    /// The connections DemoAPI has open, once they are none or after 6,000 polls 10 ms apart: the
+    /// server notices a close a moment after the client has finished it.
+    static func openOnServer(_ client: LiveAPIClient) async throws -> Int {
+        var open = try await client.send(Request<Counters>(path: "/ws/stats")).open
+        for _ in 0..<6000 where open > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            open = try await client.send(Request<Counters>(path: "/ws/stats")).open
+        }
+        return open
+    }
+
     @Test("echo: text, binary, a 1 MiB message, a message the server split over frames", arguments: Kind.opening)
     func echo(kind: Kind) async throws {
         try await withDemoServer { server in
@@ -201,13 +212,8 @@ struct WebSocketConformanceTests {
             reader.cancel()
             let error = await reader.value
             #expect(error == .cancelled)
-            // Closed on the server too, within a bounded wait.
-            var open = 1
-            for _ in 0..<6000 where open > 0 {
-                open = try await client.send(Request<Counters>(path: "/ws/stats")).open
-                if open > 0 { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            #expect(open == 0)
+            // Closed on the server too.
+            #expect(try await Self.openOnServer(client) == 0)
         }
     }
 
@@ -303,12 +309,7 @@ struct WebSocketConformanceTests {
             }
             let counters = try await client.send(Request<Counters>(path: "/ws/stats"))
             #expect(counters.upgrades["/ws/echo"] == 1000)
-            var open = counters.open
-            for _ in 0..<6000 where open > 0 {
-                try await Task.sleep(for: .milliseconds(10))
-                open = try await client.send(Request<Counters>(path: "/ws/stats")).open
-            }
-            #expect(open == 0)
+            #expect(try await Self.openOnServer(client) == 0)
             // Of this process's sockets to the server, only the pooled HTTP connection of the stats calls is left.
             #expect(openConnections(toPort: server.port) <= 1)
         }

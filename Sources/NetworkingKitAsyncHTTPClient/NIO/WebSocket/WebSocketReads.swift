@@ -259,7 +259,7 @@ final class WebSocketReads: Sendable {
         let close =
             watcher.closeReceived.withLock { $0 }
             ?? closeFrame.map {
-                WebSocketClose(code: WebSocketCloseCode(rawValue: UInt16(clamping: Self.number(of: $0.closeCode))), reason: $0.reason ?? "")
+                WebSocketClose(code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: $0.closeCode)), reason: $0.reason ?? "")
             }
         let violation = watcher.violation.withLock { $0 }
         let (reads, reader) = state.withLock { state in
@@ -308,12 +308,6 @@ final class WebSocketReads: Sendable {
         default:
             return .webSocket(WebSocketFailure(kind: .connectionLost, underlying: error))
         }
-    }
-
-    private static func number(of code: WebSocketErrorCode) -> Int {
-        var buffer = ByteBuffer()
-        buffer.write(webSocketErrorCode: code)
-        return Int(buffer.readInteger(as: UInt16.self) ?? 1005)
     }
 }
 #endif
