@@ -58,6 +58,9 @@ let package = Package(
         // connection and handshake. Up to the next minor version: its handler is used through its
         // `WSInternal` SPI, which Hummingbird's own WebSocket server uses the same way.
         .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
+        // permessage-deflate's inflate limit is told apart from corrupt data by its error type
+        // (already fetched: swift-websocket's WSCompression depends on it).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.3.0"),
         // DemoAPI only: its WebSocket routes.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // One trait, not the default two: SwiftPM orders a package's trait flags differently from
@@ -113,6 +116,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: whenAsyncHTTPClient),
                 .product(name: "WSCore", package: "swift-websocket", condition: whenAsyncHTTPClient),
+                .product(name: "WSCompression", package: "swift-websocket", condition: whenAsyncHTTPClient),
+                .product(name: "CompressNIO", package: "compress-nio", condition: whenAsyncHTTPClient),
             ],
             swiftSettings: strictSettings
         ),
@@ -128,6 +133,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: whenDemoAPI),
                 .product(name: "MultipartKit", package: "multipart-kit", condition: whenDemoAPI),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: whenDemoAPI),
+                .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket", condition: whenDemoAPI),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: whenDemoAPI),
                 .product(name: "Crypto", package: "swift-crypto", condition: whenDemoAPI),

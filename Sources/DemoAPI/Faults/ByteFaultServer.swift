@@ -23,7 +23,17 @@ import NIOSSL
 /// | `/request-head` | 200 with the request head as received, byte for byte |
 /// | `/ws-bad-accept` | a WebSocket `101` whose `Sec-WebSocket-Accept` is wrong |
 /// | `/ws-no-connection` | a `101` without `Connection: Upgrade` |
-/// | `/ws-extension-greeting` | a `101` with an extension nobody offered, and a frame in the same write |
+/// | `/ws-extension-greeting` | a `101` with an extension nobody offers (`x-webkit-deflate-frame`), and a frame in the same write |
+/// | `/ws-deflate-window` | a `101` with `permessage-deflate; client_max_window_bits=10`, a parameter the client did not offer |
+/// | `/ws-deflate-hello` | a `101` with `permessage-deflate`, then RFC 7692's compressed `Hello` (§7.2.3.1) |
+/// | `/ws-deflate-bomb` | a `101` with `permessage-deflate`, then an 8 KiB frame that inflates to 8 MiB |
+/// | `/ws-deflate-corrupt` | a `101` with `permessage-deflate`, then a compressed frame that does not inflate |
+/// | `/ws-rsv1` | a `101` with no extension, then a frame with RSV1 set (compressed, unasked) |
+/// | `/ws-sink` | a `101`, then nothing: frames are read and counted |
+/// | `/ws-deflate-sink` | a `101` with `permessage-deflate`, then nothing: frames are read and counted |
+///
+/// After any `/ws-` script's `101`, the client's frames are read: a close frame is answered with
+/// 1000 and the connection closed, its code kept in ``receivedCloseCodes``.
 /// | `/ws-subprotocol` | a `101` choosing the subprotocol `evil`, which nobody offers |
 /// | `/ws-masked` | a `101`, then a masked text frame (servers must not mask) |
 /// | `/ws-invalid-utf8` | a `101`, then a text frame that is not UTF-8 |
@@ -36,13 +46,18 @@ public final class ByteFaultServer: Sendable {
     public let baseURL: URL
     private let channel: any Channel
     private let received: Locked<Int>
+    private let closeCodes: Locked<[UInt16]>
 
-    private init(port: Int, baseURL: URL, channel: any Channel, received: Locked<Int>) {
+    private init(port: Int, baseURL: URL, channel: any Channel, received: Locked<Int>, closeCodes: Locked<[UInt16]>) {
         self.port = port
         self.baseURL = baseURL
         self.channel = channel
         self.received = received
+        self.closeCodes = closeCodes
     }
+
+    /// The codes of the WebSocket close frames clients sent, in order (1005 for a frame with none).
+    public var receivedCloseCodes: [UInt16] { closeCodes.withLock { $0 } }
 
     /// The bytes of requests received so far, over every connection (after TLS): zero proves
     /// that a client refused the server before sending anything.
@@ -66,6 +81,7 @@ public final class ByteFaultServer: Sendable {
     ) async throws -> ByteFaultServer {
         let context = tls ? try tlsContext(legacyOnly: legacyTLSOnly, anotherHost: certificateForAnotherHost) : nil
         let received = Locked(0)
+        let closeCodes = Locked<[UInt16]>([])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -73,7 +89,7 @@ public final class ByteFaultServer: Sendable {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.addHandler(ScriptedAnswer(received: received))
+                    try channel.pipeline.syncOperations.addHandler(ScriptedAnswer(received: received, closeCodes: closeCodes))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -82,7 +98,7 @@ public final class ByteFaultServer: Sendable {
             try? await channel.close()
             throw DemoServer.StartError.noBoundPort
         }
-        return ByteFaultServer(port: port, baseURL: url, channel: channel, received: received)
+        return ByteFaultServer(port: port, baseURL: url, channel: channel, received: received, closeCodes: closeCodes)
     }
 
     /// The TLS listener's context: `UntrustedCertificate`'s certificate for 127.0.0.1 (or the one
@@ -126,15 +142,23 @@ private final class ScriptedAnswer: ChannelInboundHandler {
 
     private var head = ByteBuffer()
     private var answered = false
+    /// After a WebSocket script's `101`: the client's frames not yet whole.
+    private var frames: ByteBuffer?
     private let received: Locked<Int>
+    private let closeCodes: Locked<[UInt16]>
 
-    init(received: Locked<Int>) {
+    init(received: Locked<Int>, closeCodes: Locked<[UInt16]>) {
         self.received = received
+        self.closeCodes = closeCodes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         received.withLock { $0 += bytes.readableBytes }
+        if frames != nil {
+            frames!.writeBuffer(&bytes)
+            return readFrames(context: context)
+        }
         guard !answered else { return }
         head.writeBuffer(&bytes)
         let text = String(decoding: head.readableBytesView, as: UTF8.self)
@@ -152,9 +176,10 @@ private final class ScriptedAnswer: ChannelInboundHandler {
             (answer, ending) = (ByteBuffer(string: script), scriptEnding)
         }
         let channel = context.channel
+        if ending == .webSocket { frames = ByteBuffer() }
         context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in
             switch ending {
-            case .stall:
+            case .stall, .webSocket:
                 break
             case .close:
                 channel.close(promise: nil)
@@ -178,6 +203,35 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         case reset
         /// The connection stays open, silent, until the client closes it.
         case stall
+        /// The connection stays open, the client's WebSocket frames read until its close frame,
+        /// which is answered.
+        case webSocket
+    }
+
+    /// Takes the client's whole frames (RFC 6455 §5.2: masked, as a client sends them); a close
+    /// frame's code is kept, answered with 1000, and the connection closed.
+    private func readFrames(context: ChannelHandlerContext) {
+        while var buffer = frames, let first = buffer.readInteger(as: UInt8.self), let second = buffer.readInteger(as: UInt8.self) {
+            let length: Int?
+            switch second & 0x7F {
+            case 126: length = buffer.readInteger(as: UInt16.self).map(Int.init)
+            case 127: length = buffer.readInteger(as: UInt64.self).map { Int(clamping: $0) }
+            case let short: length = Int(short)
+            }
+            let mask = second & 0x80 != 0 ? buffer.readBytes(length: 4) : []
+            guard let length, let mask, var payload = buffer.readBytes(length: length) else { return }
+            frames = buffer
+            guard first & 0x0F == 0x8 else { continue }
+            for index in payload.indices where !mask.isEmpty { payload[index] ^= mask[index % 4] }
+            let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+            closeCodes.withLock { $0.append(code) }
+            frames = nil
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: [0x88, 0x02, 0x03, 0xE8]))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+            return
+        }
     }
 
     /// The request head as the server read it, byte for byte, as a text answer: how a client really
@@ -190,7 +244,7 @@ private final class ScriptedAnswer: ChannelInboundHandler {
     }
 
     /// A WebSocket handshake gone wrong, or a hostile frame after a good one; the connection then
-    /// stays open until the client closes it.
+    /// stays open until the client closes it (a close frame is answered).
     private static func webSocketScript(for path: String, head: String) -> (ByteBuffer, Ending)? {
         guard path.hasPrefix("/ws-") else { return nil }
         let key =
@@ -203,8 +257,23 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         case "/ws-bad-accept": lines[3] = "Sec-WebSocket-Accept: dGhlIHNhbXBsZSBub25jZQ=="
         case "/ws-no-connection": lines.remove(at: 2)
         case "/ws-extension-greeting":
-            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            lines.append("Sec-WebSocket-Extensions: x-webkit-deflate-frame")
             frames = [0x81, 0x02] + Array("hi".utf8)
+        case "/ws-deflate-window": lines.append("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=10")
+        case "/ws-deflate-hello":
+            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            frames = rfc7692Hello
+        case "/ws-deflate-bomb":
+            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            let compressed = Deflater(.raw)?.message([UInt8](repeating: 0, count: 8 << 20)) ?? []
+            frames = [0xC2, 126, UInt8(compressed.count >> 8), UInt8(compressed.count & 0xFF)] + compressed
+        case "/ws-deflate-corrupt":
+            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            // A block of the reserved type 3: no inflater takes it.
+            frames = [0xC1, 0x04, 0xFF, 0xFF, 0xFF, 0xFF]
+        case "/ws-rsv1": frames = rfc7692Hello
+        case "/ws-sink": break
+        case "/ws-deflate-sink": lines.append("Sec-WebSocket-Extensions: permessage-deflate")
         case "/ws-subprotocol": lines.append("Sec-WebSocket-Protocol: evil")
         case "/ws-masked":
             let mask: [UInt8] = [1, 2, 3, 4]
@@ -215,8 +284,11 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         }
         var answer = ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n\r\n")
         answer.writeBytes(frames)
-        return (answer, .stall)
+        return (answer, .webSocket)
     }
+
+    /// RFC 7692 §7.2.3.1: `Hello` as one compressed text frame, RSV1 set.
+    private static let rfc7692Hello: [UInt8] = [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
 
     private static func script(for path: String) -> (String, Ending) {
         switch path {

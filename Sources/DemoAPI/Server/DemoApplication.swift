@@ -2,6 +2,7 @@
 import HTTPTypes  // names `HTTPFields`, which Hummingbird does not re-export
 import Hummingbird
 import HummingbirdWebSocket
+import HummingbirdWSCompression
 import Logging
 import NIOCore
 
@@ -68,8 +69,11 @@ enum DemoApplication {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         // The server's own pings are off: a test's connection sees only what it asked for.
+        // permessage-deflate is accepted when a client offers it, inflating to a frame's limit.
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-            ws: WebSocketServerConfiguration(maxFrameSize: WebSocketRoutes.maxFrameSize, autoPing: .disabled))
+            ws: WebSocketServerConfiguration(
+                maxFrameSize: WebSocketRoutes.maxFrameSize,
+                extensions: [.perMessageDeflate(maxDecompressedFrameSize: WebSocketRoutes.maxFrameSize)], autoPing: .disabled))
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(configuration: configuration) { request, channel, _ in

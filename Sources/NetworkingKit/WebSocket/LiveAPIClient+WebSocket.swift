@@ -43,6 +43,9 @@ extension LiveAPIClient {
             if let interval = options.pingInterval, interval <= .zero {
                 throw NetworkError.invalidRequest(reason: "the WebSocket ping interval must be positive")
             }
+            guard options.compression.minimumMessageSize >= 0 else {
+                throw NetworkError.invalidRequest(reason: "the WebSocket compression's minimum message size must not be negative")
+            }
             let call = try prepare(target, accept: nil, streamsResponseBody: true, webSocket: options)
             summary = call.summary
             try Task.checkCancellation()

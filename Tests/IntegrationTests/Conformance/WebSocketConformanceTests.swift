@@ -89,6 +89,35 @@ struct WebSocketConformanceTests {
         }
     }
 
+    @Test(
+        "permessage-deflate: negotiated by default, a compressible 1 MiB message and the small ones after it echo whole; off on request",
+        arguments: Kind.opening)
+    func compression(kind: Kind) async throws {
+        try await withDemoServer { server in
+            let client = Self.client(server, kind)
+            // Exactly the default limit, 1 MiB, once inflated.
+            let text = String(String(repeating: #"{"id":42,"title":"Buy milk","done":false},"#, count: 30_000).prefix(1 << 20))
+            for compression in [WebSocketCompression.perMessageDeflate, .disabled] {
+                let connection = try await client.webSocket(Self.endpoint("/ws/echo"), options: WebSocketOptions(compression: compression))
+                if kind == .nio {
+                    let negotiated = connection.response.headerFields[.secWebSocketExtensions]
+                    #expect(negotiated == (compression.isEnabled ? "permessage-deflate" : nil))
+                }
+                var messages = connection.messages.makeAsyncIterator()
+                try await connection.send(.text(text))
+                #expect(try await messages.next() == .text(text))
+                // The compression context carries over from one message to the next.
+                for index in 0..<50 {
+                    let small = "message \(index) " + String(repeating: "abc", count: index * 10)
+                    try await connection.send(.text(small))
+                    #expect(try await messages.next() == .text(small))
+                }
+                await connection.close()
+                #expect(connection.closeFrame?.code == .normalClosure)
+            }
+        }
+    }
+
     @Test("ping waits for its pong; the server's close code and reason are read; ours is answered", arguments: Kind.opening)
     func pingAndClose(kind: Kind) async throws {
         try await withDemoServer { server in
@@ -352,7 +381,8 @@ struct WebSocketHostileServerTests {
         "a broken handshake fails invalidHandshake; a 200 fails notUpgraded",
         arguments: [
             ("/ws-bad-accept", WebSocketFailure.Kind.invalidHandshake), ("/ws-no-connection", .invalidHandshake),
-            ("/ws-extension-greeting", .invalidHandshake), ("/ws-subprotocol", .invalidHandshake), ("/plain", .notUpgraded),
+            ("/ws-extension-greeting", .invalidHandshake), ("/ws-deflate-window", .invalidHandshake),
+            ("/ws-subprotocol", .invalidHandshake), ("/plain", .notUpgraded),
         ])
     func handshake(path: String, kind: WebSocketFailure.Kind) async throws {
         let server = try await ByteFaultServer.start()
@@ -367,6 +397,8 @@ struct WebSocketHostileServerTests {
         arguments: [
             ("/ws-masked", WebSocketFailure.Kind.protocolViolation, WebSocketCloseCode?.none),
             ("/ws-invalid-utf8", .protocolViolation, .invalidPayload), ("/ws-huge-frame", .messageTooLarge, .messageTooBig),
+            ("/ws-deflate-bomb", .messageTooLarge, .messageTooBig), ("/ws-deflate-corrupt", .protocolViolation, .protocolError),
+            ("/ws-rsv1", .protocolViolation, nil),
         ])
     func hostileFrame(path: String, kind: WebSocketFailure.Kind, code: WebSocketCloseCode?) async throws {
         let server = try await ByteFaultServer.start()
@@ -376,6 +408,44 @@ struct WebSocketHostileServerTests {
         #expect(failure?.kind == kind, "\(path): \(String(describing: failure))")
         #expect(failure?.close?.code == code)
         await connection.close()
+        // The server got the code the reader was told of; a connection failed at once got none.
+        #expect(server.receivedCloseCodes == (code.map { [$0.rawValue] } ?? []), "\(path)")
+        await server.stop()
+    }
+
+    @Test("permessage-deflate: RFC 7692's compressed Hello is read as Hello")
+    func inflatesTheRFCExample() async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+        let connection = try await client.webSocket(Request<Void>(path: "/ws-deflate-hello"))
+        var messages = connection.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("Hello"))
+        await connection.close(code: WebSocketCloseCode(rawValue: 4000))
+        #expect(server.receivedCloseCodes == [4000])
+        await server.stop()
+    }
+
+    @Test("permessage-deflate: a compressible 1 MiB message leaves compressed, and whole without the extension")
+    func deflatesWhatItSends() async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+        let text = String(String(repeating: #"{"id":42,"title":"Buy milk","done":false},"#, count: 30_000).prefix(1 << 20))
+        var sent: [String: Int] = [:]
+        for path in ["/ws-deflate-sink", "/ws-sink"] {
+            let connection = try await client.webSocket(Request<Void>(path: path))
+            let before = server.receivedByteCount
+            try await connection.send(.text(text))
+            // Answered once the server has read every frame before the close frame.
+            await connection.close()
+            sent[path] = server.receivedByteCount - before
+        }
+        #expect((sent["/ws-deflate-sink"] ?? .max) < 64 * 1024, "\(sent)")
+        #expect((sent["/ws-sink"] ?? 0) > 1 << 20, "\(sent)")
+        // Compression off: a server that turns it on anyway fails the handshake.
+        let failure = await Self.failure {
+            _ = try await client.webSocket(Request<Void>(path: "/ws-deflate-sink"), options: WebSocketOptions(compression: .disabled))
+        }
+        #expect(failure?.kind == .invalidHandshake)
         await server.stop()
     }
 

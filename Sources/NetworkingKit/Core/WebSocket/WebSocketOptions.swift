@@ -1,5 +1,5 @@
 /// How a WebSocket connection behaves: the largest message it takes, the subprotocols it offers,
-/// and how it keeps the connection alive.
+/// how it keeps the connection alive, and whether it compresses messages.
 ///
 /// ```swift
 /// var options = WebSocketOptions()
@@ -22,15 +22,23 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// ``WebSocketFailure/Kind-swift.struct/connectionLost`` once no close frame comes back (or
     /// ends, should the peer still answer). `nil` (the default) sends none.
     public var pingInterval: Duration?
+    /// Per-message compression, offered by default; ``WebSocketCompression/disabled`` offers none.
+    /// A compressed message is held to ``maximumMessageSize`` once inflated, so a small frame that
+    /// inflates to gigabytes (a decompression bomb) fails like any message over the limit.
+    public var compression: WebSocketCompression
 
     /// The largest ``maximumMessageSize`` there is: 4 GiB less a byte, what a frame's length is
     /// read as (32 bits), or `Int.max` where that is smaller.
     public static let largestMessageSize = Int(clamping: UInt32.max)
 
-    /// The default options: 1 MiB messages, no subprotocol, no pings.
-    public init(maximumMessageSize: Int = 1 << 20, subprotocols: [String] = [], pingInterval: Duration? = nil) {
+    /// The default options: 1 MiB messages, no subprotocol, no pings, `permessage-deflate` offered.
+    public init(
+        maximumMessageSize: Int = 1 << 20, subprotocols: [String] = [], pingInterval: Duration? = nil,
+        compression: WebSocketCompression = .perMessageDeflate
+    ) {
         self.maximumMessageSize = maximumMessageSize
         self.subprotocols = subprotocols
         self.pingInterval = pingInterval
+        self.compression = compression
     }
 }

@@ -13,9 +13,18 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
 
     /// The server's close frame, once it came.
     let closeReceived = LockedState<WebSocketClose?>(nil)
-    /// How the server broke the protocol where only this handler can see it (a masked frame),
-    /// before the connection was closed for it.
-    let violation = LockedState<String?>(nil)
+    /// How the server broke the protocol where swift-websocket's handler does not say: a masked
+    /// frame or reserved bits nobody negotiated (seen here, the connection closed at once), a
+    /// compressed message that does not inflate or inflates past the limit (kept by
+    /// ``PerMessageDeflateNegotiation``).
+    let failure: LockedState<NetworkError?>
+    /// The reserved bits the negotiated extensions use: any other one fails the connection.
+    private let reservedBits: WebSocketFrame.ReservedBits
+
+    init(reservedBits: WebSocketFrame.ReservedBits, failure: LockedState<NetworkError?>) {
+        self.reservedBits = reservedBits
+        self.failure = failure
+    }
     /// The pings waiting for their pong, by payload.
     private var waiting: [(payload: ByteBuffer, promise: EventLoopPromise<Void>)] = []
 
@@ -38,9 +47,12 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
         let frame = unwrapInboundIn(data)
         // A server must not mask its frames (RFC 6455 §5.1): the connection is failed.
         guard frame.maskKey == nil else {
-            violation.withLock { $0 = $0 ?? "a masked frame from the server" }
-            context.close(promise: nil)
-            return
+            return fail("a masked frame from the server", context: context)
+        }
+        // Reserved bits mean what an extension says; control frames carry none (RFC 7692 §6).
+        let allowed = frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation ? reservedBits : []
+        guard allowed.contains(frame.reservedBits) else {
+            return fail("a frame with reserved bits no extension uses", context: context)
         }
         switch frame.opcode {
         case .pong:
@@ -57,6 +69,13 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
             break
         }
         context.fireChannelRead(data)
+    }
+
+    /// The connection is failed at once (RFC 6455 §7.1.7), the reader told why.
+    private func fail(_ detail: String, context: ChannelHandlerContext) {
+        let violation = NetworkError.webSocket(WebSocketFailure(kind: .protocolViolation, detail: detail))
+        failure.withLock { $0 = $0 ?? violation }
+        context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

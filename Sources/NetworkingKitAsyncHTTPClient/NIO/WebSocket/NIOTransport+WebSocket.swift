@@ -9,7 +9,9 @@ import NIOWebSocket
 extension NIOTransport: WebSocketTransport {
     /// Opens a WebSocket connection: a connection of its own to the origin (TCP, TLS with the
     /// pins, as for any request, never pooled), the HTTP/1.1 upgrade, then swift-websocket's
-    /// message layer (masking, fragments, ping and pong, the close handshake).
+    /// message layer (masking, fragments, ping and pong, the close handshake) and its
+    /// `permessage-deflate`, when ``/NetworkingKit/WebSocketOptions/compression`` offers it and
+    /// the server accepts.
     ///
     /// A refused upgrade comes back as the server's answer, its body read (within 64 KiB), the
     /// connection closed. The handshake is bounded by the call's timeout, and its timing reported
@@ -32,9 +34,7 @@ extension NIOTransport: WebSocketTransport {
             try pool.refuseIfShutDown()
             channel = try await pool.openChannel(to: origin, on: nil, deadline: deadline, marks: &marks)
             marks.sent = marks.start.duration(to: .now)
-            outcome = try await WebSocketUpgrade.run(
-                on: channel, head: head, subprotocols: options.subprotocols, maximumMessageSize: options.maximumMessageSize,
-                deadline: deadline)
+            outcome = try await WebSocketUpgrade.run(on: channel, head: head, options: options, deadline: deadline)
         } catch let error as NetworkError {
             throw error.attaching(summary)
         } catch {
@@ -49,10 +49,11 @@ extension NIOTransport: WebSocketTransport {
             return answer
         case .declined:
             throw NetworkError.webSocket(WebSocketFailure(kind: .connectionLost, detail: "no answer to the upgrade", request: summary))
-        case .upgraded(let asyncChannel, let responseHead, let subprotocol, let watcher):
+        case .upgraded(let asyncChannel, let responseHead, let subprotocol, let extensions, let watcher):
             let response = try HTTPResponse(status: responseHead.status, headers: responseHead.headers, request: summary)
             let webSocket = try await NIOWebSocketChannel.start(
-                asyncChannel, subprotocol: subprotocol, watcher: watcher, options: options, logger: context.logger)
+                asyncChannel, subprotocol: subprotocol, extensions: extensions, watcher: watcher, options: options,
+                logger: context.logger)
             var answer = HTTPAnswer(response, webSocket: webSocket)
             answer.timing = marks.requestTiming
             return answer

@@ -45,11 +45,11 @@ final class NIOWebSocketChannel: WebSocketChannel {
 
     /// Runs swift-websocket's handler on `asyncChannel` and returns the channel once it is running.
     static func start(
-        _ asyncChannel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, subprotocol: String?, watcher: ControlFrameWatcher,
-        options: WebSocketOptions, logger: Logger
+        _ asyncChannel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, subprotocol: String?,
+        extensions: [any WebSocketExtension], watcher: ControlFrameWatcher, options: WebSocketOptions, logger: Logger
     ) async throws -> NIOWebSocketChannel {
         let configuration = WebSocketHandler.Configuration(
-            extensions: [], autoPing: .disabled, closeTimeout: closeTimeout, validateUTF8: false,
+            extensions: extensions, autoPing: .disabled, closeTimeout: closeTimeout, validateUTF8: false,
             maxFrameSize: options.maximumMessageSize)
         let limit = options.maximumMessageSize
         let reads = WebSocketReads(watcher: watcher)

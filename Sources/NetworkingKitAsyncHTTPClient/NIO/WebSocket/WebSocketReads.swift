@@ -171,7 +171,7 @@ final class WebSocketReads: Sendable {
             case .stop: break reading
             }
             do {
-                guard let message = try await Self.nextMessage(from: &frames, limit: limit, outbound: outbound) else {
+                guard let message = try await nextMessage(from: &frames, limit: limit, outbound: outbound) else {
                     // The close handshake is over: the read is answered once its frame is known.
                     if let read { state.withLock { $0.reads.insert(read, at: 0) } }
                     break
@@ -189,7 +189,7 @@ final class WebSocketReads: Sendable {
 
     /// A message assembled from its frames, within `limit` bytes; a larger one, text that is not
     /// UTF-8, or a frame out of place closes the connection with the code RFC 6455 gives it.
-    private static func nextMessage(
+    private func nextMessage(
         from frames: inout WebSocketInboundStream.AsyncIterator, limit: Int, outbound: WebSocketOutboundWriter
     ) async throws -> NetworkingKit.WebSocketMessage? {
         var collected: ByteBuffer?
@@ -197,26 +197,39 @@ final class WebSocketReads: Sendable {
         while true {
             let frame: WebSocketDataFrame
             do {
-                guard let next = try await frames.next() else { return nil }
+                let next = try await frames.next()
+                // A message that did not inflate (``PerMessageDeflateNegotiation/Reporting``):
+                // closed with the code it carries.
+                if let failure = watcher.failure.withLock({ $0 }) {
+                    if case .webSocket(let failure) = failure, let code = failure.close?.code {
+                        try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: nil)
+                    }
+                    throw failure
+                }
+                guard let next else { return nil }
                 frame = next
             } catch NIOWebSocketError.invalidFrameLength {
-                throw await closing(.messageTooBig, .messageTooLarge, detail: "a frame over \(limit) bytes", outbound: outbound)
+                throw await Self.closing(.messageTooBig, .messageTooLarge, detail: "a frame over \(limit) bytes", outbound: outbound)
             } catch let error as NIOWebSocketError {
-                throw await closing(.protocolError, .protocolViolation, detail: "\(error)", outbound: outbound)
+                throw await Self.closing(.protocolError, .protocolViolation, detail: "\(error)", outbound: outbound)
             }
             switch frame.opcode {
             case .text, .binary:
                 guard collected == nil else {
-                    throw await closing(.protocolError, .protocolViolation, detail: "a new message inside another", outbound: outbound)
+                    throw await Self.closing(.protocolError, .protocolViolation, detail: "a new message inside another", outbound: outbound)
+                }
+                // An inflated frame may reach one byte past the limit (see PerMessageDeflateNegotiation).
+                guard frame.data.readableBytes <= limit else {
+                    throw await Self.closing(.messageTooBig, .messageTooLarge, detail: "a message over \(limit) bytes", outbound: outbound)
                 }
                 isText = frame.opcode == .text
                 collected = frame.data
             case .continuation:
                 guard var buffer = collected else {
-                    throw await closing(.protocolError, .protocolViolation, detail: "a continuation with no message", outbound: outbound)
+                    throw await Self.closing(.protocolError, .protocolViolation, detail: "a continuation with no message", outbound: outbound)
                 }
                 guard buffer.readableBytes + frame.data.readableBytes <= limit else {
-                    throw await closing(.messageTooBig, .messageTooLarge, detail: "a message over \(limit) bytes", outbound: outbound)
+                    throw await Self.closing(.messageTooBig, .messageTooLarge, detail: "a message over \(limit) bytes", outbound: outbound)
                 }
                 var data = frame.data
                 buffer.writeBuffer(&data)
@@ -225,7 +238,7 @@ final class WebSocketReads: Sendable {
             guard frame.fin, let buffer = collected else { continue }
             guard isText else { return .binary(Data(buffer.readableBytesView)) }
             guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-                throw await closing(.invalidPayload, .protocolViolation, detail: "a text message that is not UTF-8", outbound: outbound)
+                throw await Self.closing(.invalidPayload, .protocolViolation, detail: "a text message that is not UTF-8", outbound: outbound)
             }
             return .text(text)
         }
@@ -261,13 +274,13 @@ final class WebSocketReads: Sendable {
             ?? closeFrame.map {
                 WebSocketClose(code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: $0.closeCode)), reason: $0.reason ?? "")
             }
-        let violation = watcher.violation.withLock { $0 }
+        let violation = watcher.failure.withLock { $0 }
         let (reads, reader) = state.withLock { state in
             state.ended = true
             state.stopped = true
             state.closeReceived = state.closeReceived ?? close
             if let violation {
-                state.failure = state.failure ?? .webSocket(WebSocketFailure(kind: .protocolViolation, detail: violation))
+                state.failure = state.failure ?? violation
             }
             if state.closeReceived == nil, state.failure == nil {
                 state.failure = failure ?? .webSocket(WebSocketFailure(kind: .connectionLost))

@@ -4,15 +4,18 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import WSCore
 
 /// The HTTP/1.1 upgrade of one ready connection to WebSocket (RFC 6455 §4), with SwiftNIO's
 /// upgrade handler and WebSocket upgrader (key, `Sec-WebSocket-Accept`, the frame codec).
 enum WebSocketUpgrade {
     /// What the server answered.
     enum Outcome: Sendable {
-        /// `101`: the connection speaks WebSocket frames, with the subprotocol the server chose.
+        /// `101`: the connection speaks WebSocket frames, with the subprotocol and extensions the
+        /// server chose.
         case upgraded(
-            NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead, subprotocol: String?, watcher: ControlFrameWatcher)
+            NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead, subprotocol: String?,
+            extensions: [any WebSocketExtension], watcher: ControlFrameWatcher)
         /// Any other status, with what came of its body (at most ``bodyLimit`` bytes); the
         /// connection is closed.
         case refused(HTTPResponseHead, ByteBuffer?)
@@ -26,8 +29,7 @@ enum WebSocketUpgrade {
     /// Sends the upgrade on `channel`, made by ``NIOConnectionPool/openChannel(to:on:deadline:marks:)``,
     /// and returns the server's answer, by `deadline`.
     static func run(
-        on channel: any Channel, head: HTTPRequestHead, subprotocols: [String], maximumMessageSize: Int,
-        deadline: ContinuousClock.Instant
+        on channel: any Channel, head: HTTPRequestHead, options: WebSocketOptions, deadline: ContinuousClock.Instant
     ) async throws -> Outcome {
         let future = channel.eventLoop.flatSubmit {
             // The connection was opened for HTTP exchanges; this one is an upgrade, answered
@@ -42,8 +44,7 @@ enum WebSocketUpgrade {
             }
         }.flatMap {
             do {
-                return try start(
-                    on: channel, head: head, subprotocols: subprotocols, maximumMessageSize: maximumMessageSize, deadline: deadline)
+                return try start(on: channel, head: head, options: options, deadline: deadline)
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)
             }
@@ -63,18 +64,22 @@ enum WebSocketUpgrade {
 
     /// On the channel's event loop, the pool's HTTP handlers gone: the upgrade's in.
     private static func start(
-        on channel: any Channel, head: HTTPRequestHead, subprotocols: [String], maximumMessageSize: Int,
-        deadline: ContinuousClock.Instant
+        on channel: any Channel, head: HTTPRequestHead, options: WebSocketOptions, deadline: ContinuousClock.Instant
     ) throws -> EventLoopFuture<Outcome> {
         let pipeline = channel.pipeline.syncOperations
         var head = head
-        if !subprotocols.isEmpty {
-            head.headers.replaceOrAdd(name: "Sec-WebSocket-Protocol", value: subprotocols.joined(separator: ", "))
+        if !options.subprotocols.isEmpty {
+            head.headers.replaceOrAdd(name: "Sec-WebSocket-Protocol", value: options.subprotocols.joined(separator: ", "))
+        }
+        // Only what the client can inflate is offered: an app's own header would name more.
+        head.headers.remove(name: "Sec-WebSocket-Extensions")
+        if let offer = PerMessageDeflateNegotiation.offer(options.compression) {
+            head.headers.add(name: "Sec-WebSocket-Extensions", value: offer)
         }
         let refusal = RefusalCollector(promise: channel.eventLoop.makePromise())
         let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(
             // Frames are checked against the message limit: a message is at least as large as each of its frames.
-            maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: false
+            maxFrameSize: options.maximumMessageSize, enableAutomaticErrorHandling: false
         ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
                 let pipeline = channel.pipeline.syncOperations
@@ -83,11 +88,15 @@ enum WebSocketUpgrade {
                 // promise left unfulfilled is a bug to SwiftNIO).
                 _ = pipeline.removeHandler(refusal)
                 refusal.finish(.failure(ChannelError.alreadyClosed))
-                let subprotocol = try checked(response, offering: subprotocols)
-                let watcher = ControlFrameWatcher()
+                let subprotocol = try checked(response, offering: options.subprotocols)
+                let failure = LockedState<NetworkError?>(nil)
+                let extensions = try PerMessageDeflateNegotiation.extensions(
+                    in: response, compression: options.compression, limit: options.maximumMessageSize, failure: failure)
+                let watcher = ControlFrameWatcher(
+                    reservedBits: extensions.reduce(into: []) { $0.formUnion($1.reservedBits) }, failure: failure)
                 try pipeline.addHandler(watcher)
                 let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
-                return .upgraded(asyncChannel, response, subprotocol: subprotocol, watcher: watcher)
+                return .upgraded(asyncChannel, response, subprotocol: subprotocol, extensions: extensions, watcher: watcher)
             }
         }
         var configuration = NIOUpgradableHTTPClientPipelineConfiguration(
@@ -131,15 +140,11 @@ enum WebSocketUpgrade {
         }
     }
 
-    /// The subprotocol of a `101`, checked against those offered; an extension, none of which
-    /// was offered, fails it too.
+    /// The subprotocol of a `101`, checked against those offered.
     private static func checked(_ response: HTTPResponseHead, offering subprotocols: [String]) throws -> String? {
         let connection = response.headers[canonicalForm: "Connection"].map { $0.lowercased() }
         guard connection.contains("upgrade") else {
             throw invalidHandshake("the 101 has no Connection: Upgrade")
-        }
-        if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
-            throw invalidHandshake("the server chose an extension that was not offered")
         }
         let chosen = response.headers["Sec-WebSocket-Protocol"]
         guard let subprotocol = chosen.first else { return nil }
