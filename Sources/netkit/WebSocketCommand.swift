@@ -37,6 +37,9 @@ struct WebSocketCommand: AsyncParsableCommand {
     @Option(help: "Seconds between pings that keep the connection alive (none by default).")
     var ping: Double?
 
+    @Flag(help: "Offer no compression (permessage-deflate is offered by default, used if the server agrees).")
+    var noCompression = false
+
     @Option(help: "The transport: nio (NIOTransport) or urlsession (on Apple platforms).")
     var transport: TransportChoice = .nio
 
@@ -77,7 +80,8 @@ struct WebSocketCommand: AsyncParsableCommand {
         // The endpoint is the URL itself: its origin as the base, its path and query as typed.
         let endpoint = Request<Void>(path: url, headers: RequestCommand.combined(fields))
         let options = WebSocketOptions(
-            maximumMessageSize: maxMessage, subprotocols: subprotocols, pingInterval: ping.map { .milliseconds(Int64($0 * 1000)) })
+            maximumMessageSize: maxMessage, subprotocols: subprotocols, pingInterval: ping.map { .milliseconds(Int64($0 * 1000)) },
+            compression: noCompression ? .disabled : .perMessageDeflate)
         let connection: WebSocketConnection
         do {
             connection = try await client.webSocket(endpoint, options: options)

@@ -1,6 +1,7 @@
 // Echo round trips over one WebSocket connection, NetworkingKit's client (NIOTransport) against
 // swift-websocket's WSClient used directly, in the same run, against one in-process echo server;
-// then the memory of one connection over many small messages. Run by websocket-echo.sh.
+// then the memory of one connection over many small messages, and of many connections opened and
+// closed one after another. Run by websocket-echo.sh.
 import Foundation
 import Logging
 import NIOCore
@@ -108,6 +109,7 @@ func residentKiB() -> Int {
 let arguments = CommandLine.arguments
 let roundTrips = arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000
 let flatMessages = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+let connections = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
 let server = try await startEchoServer()
 let port = server.localAddress!.port!
 
@@ -156,4 +158,33 @@ print("")
 print("| small messages echoed on one connection | resident memory (KiB) |")
 print("|---|---|")
 for (count, kib) in try await residentCheckpoints(port: port, count: flatMessages) { print("| \(count) | \(kib) |") }
+
+/// The process's open file descriptors (`/proc/self/fd`).
+func openDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+}
+
+// Memory and descriptors over connections opened, used once and closed, one after another.
+func connectionCheckpoints(port: Int, count: Int) async throws -> [(Int, Int, Int)] {
+    let client = LiveAPIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: NIOTransport.shared)
+    var checkpoints: [(Int, Int, Int)] = [(0, residentKiB(), openDescriptors())]
+    for index in 1...count {
+        let connection = try await client.webSocket(Request<Void>(path: "/"))
+        var messages = connection.messages.makeAsyncIterator()
+        try await connection.send(.text("hello \(index)"))
+        guard try await messages.next() != nil else { fatalError("the echo ended") }
+        await connection.close()
+        if index == count / 10 || index == count / 2 || index == count {
+            checkpoints.append((index, residentKiB(), openDescriptors()))
+        }
+    }
+    return checkpoints
+}
+
+print("")
+print("| connections opened, echoed once and closed | resident memory (KiB) | open descriptors |")
+print("|---|---|---|")
+for (count, kib, descriptors) in try await connectionCheckpoints(port: port, count: connections) {
+    print("| \(count) | \(kib) | \(descriptors) |")
+}
 try await server.close().get()

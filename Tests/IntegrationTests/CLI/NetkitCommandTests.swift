@@ -416,6 +416,11 @@ struct NetkitCommandTests {
             #expect(echo.output.contains("< HTTP 101 Switching Protocols"), "output: \(echo.output)")
             #expect(echo.output.hasSuffix("hello\nwörld\n"), "output: \(echo.output)")
             #expect(echo.error.contains("* closed: 1000 (normal closure)"), "stderr: \(echo.error)")
+            #expect(echo.output.contains("< Sec-WebSocket-Extensions: permessage-deflate"), "output: \(echo.output)")
+            let plain = try await Self.netkit(["ws", "\(url)/ws/echo", "-v", "--no-compression"], input: "hello\n")
+            #expect(plain.status == 0, "stderr: \(plain.error)")
+            #expect(!plain.output.contains("Sec-WebSocket-Extensions"), "output: \(plain.output)")
+            #expect(plain.output.hasSuffix("hello\n"), "output: \(plain.output)")
 
             let closed = try await Self.netkit(["ws", "\(url)/ws/close?code=4001&reason=bye"])
             #expect(closed.status == 0)

@@ -462,6 +462,14 @@ private enum DocCommentClientSamples {
         return options
     }
 
+    static func webSocketCompressionSample() -> WebSocketOptions {
+        // <doc-sample>
+        var options = WebSocketOptions()
+        options.compression = .disabled
+        // </doc-sample>
+        return options
+    }
+
     static func webSocketConnectionSample(client: LiveAPIClient) async throws {
         // <doc-sample>
         let connection = try await client.webSocket(Chat.room("general"))
@@ -570,6 +578,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Cookies/CookieJar.swift",
                 "Sources/NetworkingKitAsyncHTTPClient/NIO/NIOTransport.swift",
                 "Sources/NetworkingKit/Core/WebSocket/WebSocketOptions.swift",
+                "Sources/NetworkingKit/Core/WebSocket/WebSocketCompression.swift",
                 "Sources/NetworkingKit/WebSocket/WebSocketConnection.swift",
                 "Sources/NetworkingKit/WebSocket/LiveAPIClient+WebSocket.swift",
                 "Sources/NetworkingKit/WebSocket/WebSocketReconnection.swift",

@@ -226,7 +226,8 @@ final class WebSocketReads: Sendable {
                 collected = frame.data
             case .continuation:
                 guard var buffer = collected else {
-                    throw await Self.closing(.protocolError, .protocolViolation, detail: "a continuation with no message", outbound: outbound)
+                    throw await Self.closing(
+                        .protocolError, .protocolViolation, detail: "a continuation with no message", outbound: outbound)
                 }
                 guard buffer.readableBytes + frame.data.readableBytes <= limit else {
                     throw await Self.closing(.messageTooBig, .messageTooLarge, detail: "a message over \(limit) bytes", outbound: outbound)
@@ -238,7 +239,8 @@ final class WebSocketReads: Sendable {
             guard frame.fin, let buffer = collected else { continue }
             guard isText else { return .binary(Data(buffer.readableBytesView)) }
             guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-                throw await Self.closing(.invalidPayload, .protocolViolation, detail: "a text message that is not UTF-8", outbound: outbound)
+                throw await Self.closing(
+                    .invalidPayload, .protocolViolation, detail: "a text message that is not UTF-8", outbound: outbound)
             }
             return .text(text)
         }
