@@ -29,13 +29,14 @@ import NIOSSL
 /// | `/ws-deflate-bomb` | a `101` with `permessage-deflate`, then an 8 KiB frame that inflates to 8 MiB |
 /// | `/ws-deflate-corrupt` | a `101` with `permessage-deflate`, then a compressed frame that does not inflate |
 /// | `/ws-rsv1` | a `101` with no extension, then a frame with RSV1 set (compressed, unasked) |
+/// | `/ws-rsv1-continuation` | a `101` with `permessage-deflate`, then a message whose continuation frame has RSV1 set |
 /// | `/ws-sink` | a `101`, then nothing: frames are read and counted |
 /// | `/ws-deflate-sink` | a `101` with `permessage-deflate`, then nothing: frames are read and counted |
 ///
 /// After any `/ws-` script's `101`, the client's frames are read: a close frame is answered with
 /// 1000 and the connection closed, its code kept in ``receivedCloseCodes``.
 /// | `/ws-subprotocol` | a `101` choosing the subprotocol `evil`, which nobody offers |
-/// | `/ws-masked` | a `101`, then a masked text frame (servers must not mask) |
+/// | `/ws-masked` | a `101`, then the text frame `ok`, then a masked text frame (servers must not mask) |
 /// | `/ws-invalid-utf8` | a `101`, then a text frame that is not UTF-8 |
 /// | `/ws-huge-frame` | a `101`, then a frame header that claims 2⁴⁰ bytes |
 /// | anything else | 200 with `ok` |
@@ -266,18 +267,30 @@ private final class ScriptedAnswer: ChannelInboundHandler {
         case "/ws-deflate-bomb":
             lines.append("Sec-WebSocket-Extensions: permessage-deflate")
             let compressed = Deflater(.raw)?.message([UInt8](repeating: 0, count: 8 << 20)) ?? []
-            frames = [0xC2, 126, UInt8(compressed.count >> 8), UInt8(compressed.count & 0xFF)] + compressed
+            // The shortest length that holds it, as RFC 6455 §5.2 asks.
+            let length = compressed.count
+            let header: [UInt8] =
+                length < 126
+                ? [UInt8(length)]
+                : length < 1 << 16
+                    ? [126] + [8, 0].map { UInt8(truncatingIfNeeded: length >> $0) }
+                    : [127] + stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: length >> $0) }
+            frames = [0xC2] + header + compressed
         case "/ws-deflate-corrupt":
             lines.append("Sec-WebSocket-Extensions: permessage-deflate")
             // A block of the reserved type 3: no inflater takes it.
             frames = [0xC1, 0x04, 0xFF, 0xFF, 0xFF, 0xFF]
         case "/ws-rsv1": frames = rfc7692Hello
+        case "/ws-rsv1-continuation":
+            lines.append("Sec-WebSocket-Extensions: permessage-deflate")
+            // `he` uncompressed, then a final continuation with RSV1 and deflated bytes.
+            frames = [0x01, 0x02] + Array("he".utf8) + [0xC0, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
         case "/ws-sink": break
         case "/ws-deflate-sink": lines.append("Sec-WebSocket-Extensions: permessage-deflate")
         case "/ws-subprotocol": lines.append("Sec-WebSocket-Protocol: evil")
         case "/ws-masked":
             let mask: [UInt8] = [1, 2, 3, 4]
-            frames = [0x81, 0x80 | 0x02] + mask + zip(Array("hi".utf8), [1, 2]).map { $0 ^ $1 }
+            frames = [0x81, 0x02] + Array("ok".utf8) + [0x81, 0x80 | 0x02] + mask + zip(Array("hi".utf8), [1, 2]).map { $0 ^ $1 }
         case "/ws-invalid-utf8": frames = [0x81, 0x02, 0xFF, 0xFE]
         case "/ws-huge-frame": frames = [0x82, 127, 0, 0, 1, 0, 0, 0, 0, 0]
         default: return nil

@@ -398,7 +398,7 @@ struct WebSocketHostileServerTests {
             ("/ws-masked", WebSocketFailure.Kind.protocolViolation, WebSocketCloseCode?.none),
             ("/ws-invalid-utf8", .protocolViolation, .invalidPayload), ("/ws-huge-frame", .messageTooLarge, .messageTooBig),
             ("/ws-deflate-bomb", .messageTooLarge, .messageTooBig), ("/ws-deflate-corrupt", .protocolViolation, .protocolError),
-            ("/ws-rsv1", .protocolViolation, nil),
+            ("/ws-rsv1", .protocolViolation, nil), ("/ws-rsv1-continuation", .protocolViolation, nil),
         ])
     func hostileFrame(path: String, kind: WebSocketFailure.Kind, code: WebSocketCloseCode?) async throws {
         let server = try await ByteFaultServer.start()
@@ -410,6 +410,19 @@ struct WebSocketHostileServerTests {
         await connection.close()
         // The server got the code the reader was told of; a connection failed at once got none.
         #expect(server.receivedCloseCodes == (code.map { [$0.rawValue] } ?? []), "\(path)")
+        await server.stop()
+    }
+
+    @Test("a message that came before a frame that breaks the protocol still reaches the reader")
+    func messageBeforeViolation() async throws {
+        let server = try await ByteFaultServer.start()
+        let client = LiveAPIClient(baseURL: server.baseURL, transport: NIOTransport.shared)
+        let connection = try await client.webSocket(Request<Void>(path: "/ws-masked"))
+        var messages = connection.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("ok"))
+        let failure = await Self.failure { _ = try await messages.next() }
+        #expect(failure?.kind == .protocolViolation)
+        await connection.close()
         await server.stop()
     }
 

@@ -13,18 +13,21 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
 
     /// The server's close frame, once it came.
     let closeReceived = LockedState<WebSocketClose?>(nil)
-    /// How the server broke the protocol where swift-websocket's handler does not say: a masked
-    /// frame or reserved bits nobody negotiated (seen here, the connection closed at once), a
-    /// compressed message that does not inflate or inflates past the limit (kept by
-    /// ``PerMessageDeflateNegotiation``).
-    let failure: LockedState<NetworkError?>
+    /// How the server broke the protocol where only this handler sees it: a masked frame or
+    /// reserved bits nobody negotiated. The connection is closed at once; the messages that came
+    /// before still reach the reader.
+    let violation = LockedState<NetworkError?>(nil)
+    /// A compressed message that did not inflate, or inflated past the limit, kept by
+    /// ``PerMessageDeflateNegotiation``: the reader fails with it at once, closing with its code.
+    let inflateFailure: LockedState<NetworkError?>
     /// The reserved bits the negotiated extensions use: any other one fails the connection.
     private let reservedBits: WebSocketFrame.ReservedBits
 
-    init(reservedBits: WebSocketFrame.ReservedBits, failure: LockedState<NetworkError?>) {
+    init(reservedBits: WebSocketFrame.ReservedBits, inflateFailure: LockedState<NetworkError?>) {
         self.reservedBits = reservedBits
-        self.failure = failure
+        self.inflateFailure = inflateFailure
     }
+
     /// The pings waiting for their pong, by payload.
     private var waiting: [(payload: ByteBuffer, promise: EventLoopPromise<Void>)] = []
 
@@ -49,8 +52,9 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
         guard frame.maskKey == nil else {
             return fail("a masked frame from the server", context: context)
         }
-        // Reserved bits mean what an extension says; control frames carry none (RFC 7692 §6).
-        let allowed = frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation ? reservedBits : []
+        // Reserved bits mean what an extension says, on a message's first frame; continuation
+        // and control frames carry none (RFC 7692 §6).
+        let allowed = frame.opcode == .text || frame.opcode == .binary ? reservedBits : []
         guard allowed.contains(frame.reservedBits) else {
             return fail("a frame with reserved bits no extension uses", context: context)
         }
@@ -74,7 +78,7 @@ final class ControlFrameWatcher: ChannelInboundHandler, RemovableChannelHandler 
     /// The connection is failed at once (RFC 6455 §7.1.7), the reader told why.
     private func fail(_ detail: String, context: ChannelHandlerContext) {
         let violation = NetworkError.webSocket(WebSocketFailure(kind: .protocolViolation, detail: detail))
-        failure.withLock { $0 = $0 ?? violation }
+        self.violation.withLock { $0 = $0 ?? violation }
         context.close(promise: nil)
     }
 

@@ -20,6 +20,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
     private let channel: any Channel
     private let watcher: ControlFrameWatcher
     private let run: Task<Void, Never>
+    private let writes = WriteGate()
 
     private init(
         subprotocol: String?, reads: WebSocketReads, outbound: WebSocketOutboundWriter, channel: any Channel,
@@ -114,6 +115,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
 
     func send(_ message: NetworkingKit.WebSocketMessage) async throws {
         if let failure = reads.closedFailure() { throw failure }
+        guard writes.enter() else { throw closedFailure() }
+        defer { writes.leave() }
         do {
             switch message {
             case .text(let text): try await outbound.write(.text(text))
@@ -122,6 +125,11 @@ final class NIOWebSocketChannel: WebSocketChannel {
         } catch {
             throw reads.closedFailure() ?? closedByServer() ?? WebSocketReads.failure(for: error)
         }
+    }
+
+    /// Why a write cannot begin: the connection is closing or has ended.
+    private func closedFailure() -> NetworkError {
+        reads.closedFailure() ?? .webSocket(WebSocketFailure(kind: .closed, close: reads.closeReceived))
     }
 
     /// `closed`, with the server's close frame, when one came before the connection ended.
@@ -144,6 +152,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
 
     func ping() async throws {
         if let failure = reads.closedFailure() { throw failure }
+        guard writes.enter() else { throw closedFailure() }
+        defer { writes.leave() }
         var random = ByteBuffer()
         random.writeInteger(UInt64.random(in: .min ... .max))
         let (channel, watcher, payload) = (channel, watcher, random)
@@ -167,6 +177,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
         let channel = channel
         let cutOff = channel.eventLoop.scheduleTask(in: TimeAmount(Self.closeTimeout)) { channel.close(promise: nil) }
         if reads.beginClosing() {
+            // After the messages already on their way: a close frame ends what the app sent.
+            await writes.closeAndWait()
             try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code.rawValue)), reason: close.reason)
         }
         // Messages sent before the server's close frame still reach a reader; the rest are kept or dropped.

@@ -18,6 +18,8 @@ enum PerMessageDeflateNegotiation {
     ///
     /// The bare offer, as OkHttp makes it: no `client_max_window_bits`, so a server may not
     /// narrow the client's window (zlib cannot deflate with RFC 7692's smallest, 8 bits).
+    /// Each message the client sends is compressed on its own (no context takeover, which a
+    /// client may choose alone): about 256 KiB of deflate state per connection all the same.
     static func offer(_ compression: WebSocketCompression) -> String? {
         compression.isEnabled ? name : nil
     }
@@ -31,26 +33,42 @@ enum PerMessageDeflateNegotiation {
     static func extensions(
         in response: HTTPResponseHead, compression: WebSocketCompression, limit: Int, failure: LockedState<NetworkError?>
     ) throws -> [any WebSocketExtension] {
-        let elements = response.headers["Sec-WebSocket-Extensions"].flatMap { $0.split(separator: ",") }
+        let elements = response.headers["Sec-WebSocket-Extensions"].flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         guard let element = elements.first else { return [] }
-        let parameters = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        let chosen = parameters.first ?? ""
+        let parameters = element.split(separator: ";", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let chosen = parameters[0]
         guard compression.isEnabled, chosen.lowercased() == name else {
             throw invalidHandshake("the server chose the extension '\(chosen)', which was not offered")
         }
         guard elements.count == 1 else {
             throw invalidHandshake("the server chose more than one extension")
         }
-        var accepted: [String] = [name]
+        // The client compresses each message on its own, whatever the server allows: a send
+        // cancelled after its frame was compressed then leaves the server no history it lacks.
+        var accepted = [name, "client_no_context_takeover"]
+        var seen: Set<String> = []
         for parameter in parameters.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             let key = pair[0].lowercased()
-            let value = pair.count > 1 ? pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+            let value = pair.count > 1 ? pair[1] : nil
+            guard seen.insert(key).inserted else {
+                throw invalidHandshake("the server answered permessage-deflate with '\(key)' twice")
+            }
             switch (key, value) {
-            case ("server_no_context_takeover", nil), ("client_no_context_takeover", nil):
+            case ("server_no_context_takeover", nil):
                 accepted.append(key)
-            case ("server_max_window_bits", let bits?) where Int(bits).map((8...15).contains) == true:
-                accepted.append("\(key)=\(bits)")
+            case ("client_no_context_takeover", nil):
+                break
+            // The server's window is checked, and not used: a 15-bit window inflates any smaller
+            // one (and zlib up to 1.2.8 deflates with 9 bits when asked for 8).
+            case ("server_max_window_bits", let bits?) where Self.isWindowBits(bits):
+                break
             default:
                 throw invalidHandshake("the server answered permessage-deflate with '\(parameter)', which the client did not allow")
             }
@@ -65,6 +83,13 @@ enum PerMessageDeflateNegotiation {
             return []
         }
         return [Reporting(inner: deflate, limit: limit, failure: failure)]
+    }
+
+    /// `8` to `15`, as RFC 7692 §7.1.2 writes a window: digits with no leading zero, or the same
+    /// in quotes.
+    private static func isWindowBits(_ value: String) -> Bool {
+        let unquoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        return (8...15).map(String.init).contains(unquoted)
     }
 
     private static func invalidHandshake(_ detail: String) -> NetworkError {

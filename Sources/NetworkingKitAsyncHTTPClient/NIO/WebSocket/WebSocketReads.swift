@@ -200,7 +200,7 @@ final class WebSocketReads: Sendable {
                 let next = try await frames.next()
                 // A message that did not inflate (``PerMessageDeflateNegotiation/Reporting``):
                 // closed with the code it carries.
-                if let failure = watcher.failure.withLock({ $0 }) {
+                if let failure = watcher.inflateFailure.withLock({ $0 }) {
                     if case .webSocket(let failure) = failure, let code = failure.close?.code {
                         try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: nil)
                     }
@@ -276,7 +276,7 @@ final class WebSocketReads: Sendable {
             ?? closeFrame.map {
                 WebSocketClose(code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: $0.closeCode)), reason: $0.reason ?? "")
             }
-        let violation = watcher.failure.withLock { $0 }
+        let violation = watcher.violation.withLock { $0 } ?? watcher.inflateFailure.withLock { $0 }
         let (reads, reader) = state.withLock { state in
             state.ended = true
             state.stopped = true

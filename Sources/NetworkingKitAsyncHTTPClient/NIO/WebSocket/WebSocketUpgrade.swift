@@ -89,11 +89,11 @@ enum WebSocketUpgrade {
                 _ = pipeline.removeHandler(refusal)
                 refusal.finish(.failure(ChannelError.alreadyClosed))
                 let subprotocol = try checked(response, offering: options.subprotocols)
-                let failure = LockedState<NetworkError?>(nil)
+                let inflateFailure = LockedState<NetworkError?>(nil)
                 let extensions = try PerMessageDeflateNegotiation.extensions(
-                    in: response, compression: options.compression, limit: options.maximumMessageSize, failure: failure)
+                    in: response, compression: options.compression, limit: options.maximumMessageSize, failure: inflateFailure)
                 let watcher = ControlFrameWatcher(
-                    reservedBits: extensions.reduce(into: []) { $0.formUnion($1.reservedBits) }, failure: failure)
+                    reservedBits: extensions.reduce(into: []) { $0.formUnion($1.reservedBits) }, inflateFailure: inflateFailure)
                 try pipeline.addHandler(watcher)
                 let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
                 return .upgraded(asyncChannel, response, subprotocol: subprotocol, extensions: extensions, watcher: watcher)
