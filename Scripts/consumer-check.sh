@@ -90,6 +90,7 @@ public func message(for error: NetworkError) -> String {
     case .responseTooLarge, .decodingFailed, .unacceptableContentType: "The answer could not be read."
     case .fileFailed: "The file could not be used."
     case .webSocket: "The live connection failed."
+    case .circuitOpen: "The service is unavailable for now."
     case .unknown: "Something went wrong."
     @unknown default: error.localizedDescription
     }

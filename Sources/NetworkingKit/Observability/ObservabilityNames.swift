@@ -35,6 +35,7 @@ enum ObservabilityNames {
         case .bodyNotReplayable: return "body_not_replayable"
         case .fileFailed: return "file_failed"
         case .webSocket: return "websocket"
+        case .circuitOpen: return "circuit_open"
         case .unknown: return "unknown"
         }
     }

@@ -17,11 +17,17 @@ public import Metrics
 /// ``RequestOptions/retryPolicy``. Each attempt runs the rest of the chain with
 /// ``RequestContext/attempt`` one higher. Waits run on the injected clock and jitter draws from
 /// the injected random source, so tests are exact; cancelling the task ends a wait at once.
+///
+/// Given the client's ``CircuitBreaker``, it never waits for an attempt the circuit would refuse:
+/// the call ends with the last outcome at once, no token of the budget spent. A call the breaker
+/// refused (``NetworkError/circuitOpen(_:)``) is never retried.
 public struct RetryMiddleware: Middleware {
     /// The policy for endpoints that do not bring their own.
     public let policy: RetryPolicy
     /// The budget that bounds this client's retries, or `nil` for none.
     public let budget: RetryBudget?
+    /// The breaker asked before each retry, or `nil`.
+    public let circuitBreaker: CircuitBreaker?
     private let clock: any Clock<Duration>
     private let random: @Sendable () -> Double
     /// `networkingkit_retries_total`: every retry made, across the client's calls.
@@ -33,6 +39,8 @@ public struct RetryMiddleware: Middleware {
     ///   - budget: The retry budget; share one instance between clients to bound them together.
     ///   - clock: The clock that waits run on.
     ///   - random: A source of values in `0..<1` for jitter.
+    ///   - circuitBreaker: The client's circuit breaker, asked before each retry whether it
+    ///     would let the attempt through.
     ///   - metricsFactory: Where `networkingkit_retries_total` is counted; `nil` uses
     ///     `MetricsSystem.factory` (a no-op until a backend is bootstrapped).
     public init(
@@ -40,8 +48,10 @@ public struct RetryMiddleware: Middleware {
         budget: RetryBudget? = RetryBudget(),
         clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        circuitBreaker: CircuitBreaker? = nil,
         metricsFactory: (any MetricsFactory)? = nil
     ) {
+        self.circuitBreaker = circuitBreaker
         self.retries = Counter(label: "networkingkit_retries_total", factory: metricsFactory ?? MetricsSystem.factory)
         self.policy = policy
         self.budget = budget
@@ -85,9 +95,13 @@ public struct RetryMiddleware: Middleware {
                 return decision
             },
             mayRetry: { outcome, number, delay in
-                guard mayRepeat, !exceedsDeadline(delay, context: context), budget?.withdrawForRetry() ?? true else {
+                guard mayRepeat, !exceedsDeadline(delay, context: context) else { return false }
+                // Asked before the budget: an attempt the circuit would refuse costs no token.
+                if let circuitBreaker, !circuitBreaker.admits(request, context: context, after: delay) {
+                    context.logger.debug("Not retrying: the circuit would refuse the attempt", metadata: ["attempt": "\(number)"])
                     return false
                 }
+                guard budget?.withdrawForRetry() ?? true else { return false }
                 if case .success(let abandoned) = outcome {
                     await HTTPBody.discard(abandoned.body)
                 }

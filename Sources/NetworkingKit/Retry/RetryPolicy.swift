@@ -179,6 +179,9 @@ public struct RetryPolicy: Sendable, Hashable {
             return retryableFailures.contains(failure.kind) ? .retry(serverDelay: nil) : .stop
         case .timeout:
             return retriesTimeouts ? .retry(serverDelay: nil) : .stop
+        case .circuitOpen:
+            // Refused without being sent: another attempt would be refused too.
+            return .stop
         default:
             guard let failure = error.failure else { return .stop }
             return decision(status: failure.status.code, headers: failure.headerFields)

@@ -14,7 +14,7 @@ import Foundation
 /// - `transport`: the kind and the code; `redirectFailed` and `fileFailed`: the reason (and the
 ///   file); `decodingFailed`: the type and the coding path; `responseTooLarge`: the limit;
 ///   `unacceptableContentType`: the type received and those accepted.
-/// - `webSocket`: the kind and the close frame.
+/// - `webSocket`: the kind and the close frame; `circuitOpen`: the key.
 /// - `invalidURL`, `invalidRequest`, `encodingFailed`: their texts.
 /// - `unknown`: the wrapped errors' types and descriptions.
 extension NetworkError: Equatable {
@@ -50,6 +50,8 @@ extension NetworkError: Equatable {
             left.reason == right.reason && left.url == right.url
         case let (.webSocket(left), .webSocket(right)):
             left.kind == right.kind && left.close == right.close
+        case let (.circuitOpen(left), .circuitOpen(right)):
+            left.key == right.key
         case let (.unknown(left), .unknown(right)):
             type(of: left) == type(of: right) && String(describing: left) == String(describing: right)
         default:

@@ -69,6 +69,12 @@ extension NetworkError: LocalizedError {
             default:
                 return "The live connection to the server failed. Please try again later."
             }
+        case .circuitOpen(let failure):
+            if let delay = failure.retryAfter, delay > .zero {
+                let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
+                return "The service is unavailable right now. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
+            }
+            return "The service is unavailable right now. Please try again in a moment."
         case .unknown(let error):
             // An app's own error that says what to tell the user (a `LocalizedError`) is heard.
             if let message = (error as? any LocalizedError)?.errorDescription { return message }
@@ -119,6 +125,8 @@ extension NetworkError: CustomStringConvertible {
             return "WebSocket: \(failure)" + (failure.request.map { " (\($0))" } ?? "")
         case .bodyNotReplayable:
             return "a one-shot streamed body cannot be sent twice"
+        case .circuitOpen(let failure):
+            return failure.description + (failure.request.map { " (\($0))" } ?? "")
         case .unknown(let error):
             return "unexpected error: \(error)"
         }

@@ -94,6 +94,9 @@ public enum NetworkError: Error, Sendable {
     /// A WebSocket connection did not open as one, or ended other than by a close handshake; see
     /// ``WebSocketFailure/kind``.
     case webSocket(WebSocketFailure)
+    /// A ``CircuitBreaker`` refused the call without sending it: the service failed too often
+    /// lately. ``CircuitOpenFailure/retryAfter`` says when it is tried again.
+    case circuitOpen(CircuitOpenFailure)
     /// An error that is not a `NetworkError`, thrown by a middleware or interceptor of the app.
     case unknown(any Error)
 
@@ -147,6 +150,8 @@ public enum NetworkError: Error, Sendable {
             return failure.request
         case .webSocket(let failure):
             return failure.request
+        case .circuitOpen(let failure):
+            return failure.request
         default:
             return failure?.request
         }
@@ -167,6 +172,9 @@ public enum NetworkError: Error, Sendable {
         case .webSocket(var failure) where failure.request == nil:
             failure.request = request
             return .webSocket(failure)
+        case .circuitOpen(var failure) where failure.request == nil:
+            failure.request = request
+            return .circuitOpen(failure)
         default:
             return self
         }
