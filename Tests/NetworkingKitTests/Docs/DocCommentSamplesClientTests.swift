@@ -276,6 +276,17 @@ private enum DocCommentClientSamples {
         _ = client
     }
 
+    static func circuitBreakerSample(url: URL) {
+        // <doc-sample>
+        let breaker = CircuitBreaker()
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: url,
+            middlewares: [RetryMiddleware(circuitBreaker: breaker), breaker]
+        ))
+        // </doc-sample>
+        _ = client
+    }
+
     static func retryAtTheCallSiteSample(client: LiveAPIClient) async throws {
         // <doc-sample>
         let films = try await withRetry(policy: .default) {
@@ -562,6 +573,7 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Pagination/PaginatedResponse.swift",
                 "Sources/NetworkingKit/Core/RedirectPolicy.swift",
                 "Sources/NetworkingKit/Retry/RetryMiddleware.swift",
+                "Sources/NetworkingKit/Resilience/CircuitBreaker.swift",
                 "Sources/NetworkingKit/Retry/WithRetry.swift",
                 "Sources/NetworkingKit/Streaming/JSONLines.swift",
                 "Sources/NetworkingKit/Streaming/ServerSentEvents.swift",
