@@ -17,17 +17,22 @@ public import Metrics
 /// the last 30 seconds failed (``Policy``), it **opens**: for 5 seconds every call fails at once
 /// with ``NetworkError/circuitOpen(_:)``, and no byte is sent. Then it is **half-open**: up to 3
 /// probe calls go through, the others are refused; one failed probe opens it again, 3 successful
-/// ones close it. What counts as a failure is ``Policy/classify``'s to say: by default a
-/// transport failure, a timeout, a 5xx or a 429, and a call slower than
-/// ``Policy/slowCallThreshold`` when one is set; never another 4xx, and a cancelled call is not
-/// counted at all.
+/// ones close it (a probe unanswered after the open time gives its place to another). What counts
+/// as a failure is ``Policy/classify``'s to say: by default a transport failure, a timeout (the
+/// call's own deadline included), a 5xx or a 429, and a call slower than
+/// ``Policy/slowCallThreshold`` when one is set; never another 4xx, and a call the caller cancelled
+/// is not counted at all.
+///
+/// A call is counted when its response head arrives: a body that fails or stalls after it counts
+/// as the head did (put a ``Policy/slowCallThreshold`` and the call's timeout on such endpoints).
 ///
 /// Placed after ``RetryMiddleware`` (inside it), each attempt counts; given to the retry
 /// middleware too (`RetryMiddleware(circuitBreaker:)`), the retries stop, without waiting and
 /// without spending the ``RetryBudget``, when the circuit would refuse the next attempt.
 ///
 /// Each change of state is logged (warning when a circuit opens, info otherwise) and
-/// `networkingkit_circuit_state` (a gauge per key: 0 closed, 1 half-open, 2 open) follows it;
+/// `networkingkit_circuit_state` (a gauge per key: 0 closed, 1 half-open, 2 open) follows it, as
+/// the calls that see it happen (an open circuit turns half-open when a call arrives after its time);
 /// `networkingkit_circuit_refusals_total` counts refused calls per key. Times run on the injected
 /// clock, so a test drives every transition without waiting.
 public final class CircuitBreaker: Middleware, Sendable {
@@ -101,22 +106,27 @@ public final class CircuitBreaker: Middleware, Sendable {
         /// The defaults: 50 % of at least 20 calls in 30 s opens for 5 s, then 3 probes.
         public static let `default` = Policy()
 
-        /// Failures: transport failures, timeouts, 5xx and 429 answers (returned or thrown).
-        /// Ignored: cancellation. Everything else is a success: a 404 says the service works.
+        /// Failures: transport failures, timeouts, 5xx and 429 answers (returned or thrown), and
+        /// a WebSocket connection lost while it opened. Ignored: cancellation, a refusal by another
+        /// breaker, what never reached the server (a request that could not be built, a file that
+        /// could not be read), and errors of the app's own. Everything else says the service
+        /// answered, and is a success: a 404, an answer that would not decode, a redirect refused.
+        /// Foundation's URL errors count as the transport failures they stand for.
         public static func defaultClassification(_ outcome: Result<HTTPResponse, any Error>) -> Verdict {
             switch outcome {
             case .success(let response):
                 return isFailing(response.status.code) ? .failure : .success
-            case .failure(let error as NetworkError):
-                switch error {
-                case .cancelled: return .ignored
-                case .transport, .timeout: return .failure
-                default: return error.statusCode.map { isFailing($0) ? .failure : .success } ?? .success
-                }
             case .failure(is CancellationError):
                 return .ignored
-            case .failure:
-                return .failure
+            case .failure(let error):
+                guard let error = RetryPolicy.networkError(from: error) else { return .ignored }
+                switch error {
+                case .transport, .timeout: return .failure
+                case .webSocket(let failure): return failure.kind == .connectionLost ? .failure : .success
+                case .cancelled, .circuitOpen, .invalidURL, .invalidRequest, .encodingFailed, .bodyNotReplayable, .fileFailed, .unknown:
+                    return .ignored
+                default: return error.statusCode.map { isFailing($0) ? .failure : .success } ?? .success
+                }
             }
         }
 
@@ -152,11 +162,19 @@ public final class CircuitBreaker: Middleware, Sendable {
     public let policy: Policy
     private let key: Key
     private let watch: DeadlineWatch
-    private let circuits = LockedState<[String: CircuitState]>([:])
+    private let table = LockedState(Table())
     private let metricsFactory: any MetricsFactory
 
+    private struct Table {
+        var circuits: [String: CircuitState] = [:]
+        var nextID: UInt64 = 0
+        /// When a full table may next be swept of its idle circuits.
+        var nextSweep = Duration.zero
+    }
+
     /// How many circuits are kept at most; past it, closed circuits with an empty window are
-    /// forgotten, and a call whose key finds no room goes through uncounted.
+    /// forgotten (at most once per tenth of the window), and a call whose key finds no room goes
+    /// through uncounted.
     public static let maximumCircuits = 10_000
 
     /// Creates a breaker.
@@ -181,7 +199,7 @@ public final class CircuitBreaker: Middleware, Sendable {
     /// The state of the circuit named `key` (a circuit never used is closed).
     public func state(forKey key: String) -> State {
         let now = watch.now
-        return circuits.withLock { $0[key]?.state(at: now) ?? .closed }
+        return table.withLock { $0.circuits[key]?.state(at: now) ?? .closed }
     }
 
     /// Lets the call through when its circuit allows, counts its outcome, and refuses it with
@@ -210,7 +228,9 @@ public final class CircuitBreaker: Middleware, Sendable {
             record(policy.classify(.success(answer.response)), permit: permit, key: key, logger: context.logger)
             return answer
         } catch {
-            record(policy.classify(.failure(error)), permit: permit, key: key, logger: context.logger)
+            // The call's deadline cancels the chain: a timeout, though the breaker sees a cancellation.
+            let verdict = context.deadline?.hasPassed == true ? .failure : policy.classify(.failure(error))
+            record(verdict, permit: permit, key: key, logger: context.logger)
             throw error
         }
     }
@@ -220,7 +240,7 @@ public final class CircuitBreaker: Middleware, Sendable {
     func admits(_ request: HTTPRequest, context: RequestContext, after delay: Duration) -> Bool {
         let key = key.make(request, context)
         let now = watch.now
-        return circuits.withLock { $0[key]?.admits(after: delay, now: now, policy: policy) ?? true }
+        return table.withLock { $0.circuits[key]?.admits(after: delay, now: now, policy: policy) ?? true }
     }
 
     /// The admission of a call to `key`'s circuit: a permit, `nil` for a call let through
@@ -228,15 +248,18 @@ public final class CircuitBreaker: Middleware, Sendable {
     private func admit(_ key: String) -> (CircuitState.Admission?, CircuitState.Transition?) {
         let now = watch.now
         let policy = policy
-        return circuits.withLock { circuits in
-            if circuits[key] == nil {
-                if circuits.count >= Self.maximumCircuits {
-                    circuits = circuits.filter { !$0.value.isIdle(at: now) }
+        return table.withLock { table in
+            if table.circuits[key] == nil {
+                if table.circuits.count >= Self.maximumCircuits, now >= table.nextSweep {
+                    table.circuits = table.circuits.filter { !$0.value.isIdle(at: now) }
+                    table.nextSweep = now + policy.window / FailureWindow.bucketCount
                 }
-                guard circuits.count < Self.maximumCircuits else { return (nil, nil) }
-                circuits[key] = CircuitState(policy: policy)
+                guard table.circuits.count < Self.maximumCircuits else { return (nil, nil) }
+                table.nextID += 1
+                table.circuits[key] = CircuitState(id: table.nextID, policy: policy)
             }
-            let (admission, transition) = circuits[key]!.admit(now: now, policy: policy)
+            let (admission, transition) = table.circuits[key]!.admit(now: now, policy: policy)
+            if let transition { gauge(transition, key: key) }
             return (admission, transition)
         }
     }
@@ -244,28 +267,39 @@ public final class CircuitBreaker: Middleware, Sendable {
     private func record(_ verdict: Verdict, permit: CircuitState.Permit, key: String, logger: Logger) {
         let now = watch.now
         let policy = policy
-        let transition = circuits.withLock { $0[key]?.record(verdict, permit: permit, now: now, policy: policy) }
+        let transition = table.withLock { table -> CircuitState.Transition? in
+            let transition = table.circuits[key]?.record(verdict, permit: permit, now: now, policy: policy)
+            if let transition { gauge(transition, key: key) }
+            return transition
+        }
         if let transition { report(transition, key: key, logger: logger) }
     }
 
+    /// The state gauge, set under the table's lock so that two changes close together are
+    /// recorded in their order.
+    private func gauge(_ transition: CircuitState.Transition, key: String) {
+        let value =
+            switch transition.to {
+            case .closed: 0
+            case .halfOpen: 1
+            case .open: 2
+            }
+        Gauge(label: "networkingkit_circuit_state", dimensions: [("key", key)], factory: metricsFactory).record(value)
+    }
+
     private func report(_ transition: CircuitState.Transition, key: String, logger: Logger) {
-        let value: Int
         switch transition.to {
         case .closed:
-            value = 0
             logger.info("Circuit closed", metadata: ["circuit": "\(key)"])
         case .halfOpen:
-            value = 1
             logger.info("Circuit half-open: probing", metadata: ["circuit": "\(key)", "probes": "\(policy.halfOpenProbes)"])
         case .open:
-            value = 2
             logger.warning(
                 "Circuit opened",
                 metadata: [
                     "circuit": "\(key)", "calls": "\(transition.calls)", "failures": "\(transition.failures)",
-                    "open-ms": "\(Int(policy.openDuration.timeInterval * 1000))",
+                    "open-ms": "\(Int(min(policy.openDuration.timeInterval * 1000, 1e15)))",
                 ])
         }
-        Gauge(label: "networkingkit_circuit_state", dimensions: [("key", key)], factory: metricsFactory).record(value)
     }
 }

@@ -1,20 +1,30 @@
 /// One circuit's state, as plain values: what ``CircuitBreaker`` keeps per key, under its lock.
 /// Times are durations on the breaker's clock since the breaker was made.
 struct CircuitState: Sendable {
+    /// A probe let through a half-open circuit, and when.
+    struct Probe: Sendable, Equatable {
+        let number: Int
+        let start: Duration
+    }
+
     enum Phase: Sendable, Equatable {
         /// Calls go through; their outcomes fill the window.
         case closed
         /// Calls are refused until `until`.
         case open(until: Duration)
         /// Up to the policy's number of probes go through; one failure opens the circuit again,
-        /// that many successes close it.
-        case halfOpen(inFlight: Int, successes: Int)
+        /// that many successes close it. A probe unanswered after the open time gives its place
+        /// to another (as Polly lets a new probe through after each break).
+        case halfOpen(probes: [Probe], successes: Int)
     }
 
-    /// A call let through: which phase it was let through in, for its outcome to be counted there.
+    /// A call let through: the circuit and phase it was let through in, for its outcome to be
+    /// counted there and nowhere else.
     struct Permit: Sendable {
+        let circuit: UInt64
         let generation: Int
-        let isProbe: Bool
+        /// The probe's number, for a call let through a half-open circuit.
+        let probe: Int?
         let start: Duration
     }
 
@@ -32,12 +42,17 @@ struct CircuitState: Sendable {
         var failures = 0
     }
 
+    /// This circuit among all the breaker ever made: a permit of a circuit forgotten and made
+    /// again is not counted in the new one.
+    let id: UInt64
     private(set) var phase = Phase.closed
     /// Bumped on every change of phase: an outcome of a call let through before is not counted.
     private(set) var generation = 0
+    private var nextProbe = 0
     private var window: FailureWindow
 
-    init(policy: CircuitBreaker.Policy) {
+    init(id: UInt64, policy: CircuitBreaker.Policy) {
+        self.id = id
         window = FailureWindow(span: policy.window)
     }
 
@@ -46,16 +61,22 @@ struct CircuitState: Sendable {
         var transition: Transition?
         if case .open(let until) = phase {
             guard now >= until else { return (.refused(retryAfter: until - now), nil) }
-            enter(.halfOpen(inFlight: 0, successes: 0))
+            enter(.halfOpen(probes: [], successes: 0))
             transition = Transition(to: .halfOpen)
         }
         switch phase {
         case .closed:
-            return (.permitted(Permit(generation: generation, isProbe: false, start: now)), transition)
-        case .halfOpen(let inFlight, let successes):
-            guard inFlight + successes < policy.halfOpenProbes else { return (.refused(retryAfter: nil), transition) }
-            phase = .halfOpen(inFlight: inFlight + 1, successes: successes)
-            return (.permitted(Permit(generation: generation, isProbe: true, start: now)), transition)
+            return (.permitted(Permit(circuit: id, generation: generation, probe: nil, start: now)), transition)
+        case .halfOpen(var probes, let successes):
+            probes.removeAll { now - $0.start >= policy.openDuration }
+            guard probes.count + successes < policy.halfOpenProbes else {
+                phase = .halfOpen(probes: probes, successes: successes)
+                return (.refused(retryAfter: nil), transition)
+            }
+            nextProbe += 1
+            probes.append(Probe(number: nextProbe, start: now))
+            phase = .halfOpen(probes: probes, successes: successes)
+            return (.permitted(Permit(circuit: id, generation: generation, probe: nextProbe, start: now)), transition)
         case .open:
             preconditionFailure("an open circuit whose time is up was made half-open above")
         }
@@ -63,9 +84,10 @@ struct CircuitState: Sendable {
 
     /// Counts the outcome of a call let through with `permit`, at `now`.
     mutating func record(_ verdict: CircuitBreaker.Verdict, permit: Permit, now: Duration, policy: CircuitBreaker.Policy) -> Transition? {
-        guard permit.generation == generation else { return nil }
+        guard permit.circuit == id, permit.generation == generation else { return nil }
         var verdict = verdict
-        if verdict == .success, let slow = policy.slowCallThreshold, now - permit.start > slow {
+        // Slow is slow however the call ended, cancelled by the caller's patience included.
+        if verdict != .failure, let slow = policy.slowCallThreshold, now - permit.start > slow {
             verdict = .failure
         }
         switch phase {
@@ -73,20 +95,25 @@ struct CircuitState: Sendable {
             guard verdict != .ignored else { return nil }
             window.add(failure: verdict == .failure, at: now)
             let (calls, failures) = window.totals(at: now)
-            guard calls >= policy.minimumCalls, Double(failures) >= policy.failureRateThreshold * Double(calls) else { return nil }
+            guard calls >= policy.minimumCalls, failures > 0, Double(failures) >= policy.failureRateThreshold * Double(calls) else {
+                return nil
+            }
             enter(.open(until: now + policy.openDuration))
             return Transition(to: .open, calls: calls, failures: failures)
-        case .halfOpen(let inFlight, let successes):
+        case .halfOpen(var probes, let successes):
+            // A probe whose place was given to another is not counted.
+            guard let index = probes.firstIndex(where: { $0.number == permit.probe }) else { return nil }
+            probes.remove(at: index)
             switch verdict {
             case .ignored:
-                phase = .halfOpen(inFlight: inFlight - 1, successes: successes)
+                phase = .halfOpen(probes: probes, successes: successes)
                 return nil
             case .failure:
                 enter(.open(until: now + policy.openDuration))
                 return Transition(to: .open, calls: successes + 1, failures: 1)
             case .success:
                 guard successes + 1 >= policy.halfOpenProbes else {
-                    phase = .halfOpen(inFlight: inFlight - 1, successes: successes + 1)
+                    phase = .halfOpen(probes: probes, successes: successes + 1)
                     return nil
                 }
                 enter(.closed)
@@ -109,9 +136,13 @@ struct CircuitState: Sendable {
     /// Whether a call made `delay` after `now` would be let through (the phase as it would be then).
     func admits(after delay: Duration, now: Duration, policy: CircuitBreaker.Policy) -> Bool {
         switch phase {
-        case .closed: true
-        case .open(let until): now + delay >= until
-        case .halfOpen(let inFlight, let successes): inFlight + successes < policy.halfOpenProbes
+        case .closed:
+            return true
+        case .open(let until):
+            return now + delay >= until
+        case .halfOpen(let probes, let successes):
+            let later = now + delay
+            return probes.filter { later - $0.start < policy.openDuration }.count + successes < policy.halfOpenProbes
         }
     }
 
@@ -144,13 +175,15 @@ struct FailureWindow: Sendable {
         width = max(span / Self.bucketCount, .nanoseconds(1))
     }
 
+    /// The bucket number of `now`, floored (a clock may read before the breaker was made) and
+    /// kept within ±10¹⁸ so that no conversion traps.
     private func index(at now: Duration) -> Int {
-        Int(now / width)
+        Int(min(max(now / width, -1e18), 1e18).rounded(.down))
     }
 
     mutating func add(failure: Bool, at now: Duration) {
         let index = index(at: now)
-        let slot = index % Self.bucketCount
+        let slot = (index % Self.bucketCount + Self.bucketCount) % Self.bucketCount
         if buckets[slot].index != index { buckets[slot] = Bucket(index: index) }
         buckets[slot].calls += 1
         if failure { buckets[slot].failures += 1 }
@@ -159,8 +192,13 @@ struct FailureWindow: Sendable {
     /// The calls and failures of the buckets still inside the window at `now`.
     func totals(at now: Duration) -> (calls: Int, failures: Int) {
         let current = index(at: now)
-        return buckets.filter { $0.index > current - Self.bucketCount && $0.index <= current }
-            .reduce((0, 0)) { ($0.0 + $1.calls, $0.1 + $1.failures) }
+        var calls = 0
+        var failures = 0
+        for bucket in buckets where bucket.index > current - Self.bucketCount && bucket.index <= current {
+            calls += bucket.calls
+            failures += bucket.failures
+        }
+        return (calls, failures)
     }
 
     mutating func reset() {

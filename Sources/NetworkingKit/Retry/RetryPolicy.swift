@@ -191,7 +191,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The error as the policy judges it: a `NetworkError` as thrown, or the one a Foundation URL
     /// error stands for (code written against URLSession throws `URLError(.timedOut)`, bare or
     /// wrapped in ``NetworkError/unknown(_:)``), so that it is retried as the transport's would be.
-    private static func networkError(from error: any Error) -> NetworkError? {
+    static func networkError(from error: any Error) -> NetworkError? {
         let foundation: any Error
         switch error {
         case NetworkError.unknown(let wrapped): foundation = wrapped

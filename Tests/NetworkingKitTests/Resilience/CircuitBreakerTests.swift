@@ -189,6 +189,106 @@ struct CircuitBreakerTests {
         #expect(verdicts.withLock { $0 } == [verdict])
     }
 
+    @Test("the default classification of errors that are not answers")
+    func errorClassification() {
+        struct AppError: Error {}
+        let cases: [(any Error, CircuitBreaker.Verdict)] = [
+            (CancellationError(), .ignored), (URLError(.timedOut), .failure), (URLError(.cannotConnectToHost), .failure),
+            (NetworkError.unknown(URLError(.networkConnectionLost)), .failure), (URLError(.cancelled), .ignored),
+            (NetworkError.circuitOpen(CircuitOpenFailure(key: "k", retryAfter: nil)), .ignored),
+            (NetworkError.invalidRequest(reason: "no"), .ignored), (AppError(), .ignored), (NetworkError.unknown(AppError()), .ignored),
+            (NetworkError.responseTooLarge(limit: 1, request: nil), .success), (NetworkError.timeout(nil), .failure),
+            (NetworkError.webSocket(WebSocketFailure(kind: .connectionLost)), .failure),
+            (NetworkError.webSocket(WebSocketFailure(kind: .notUpgraded)), .success),
+        ]
+        for (error, verdict) in cases {
+            #expect(CircuitBreaker.Policy.defaultClassification(.failure(error)) == verdict, "\(error)")
+        }
+    }
+
+    @Test("a call cut off by its own deadline counts as a failure, though the breaker sees it cancelled")
+    func callTimeoutCounts() async throws {
+        let clock = ManualClock()
+        let gate = TransportGate()
+        let breaker = CircuitBreaker(policy: CircuitBreaker.Policy(minimumCalls: 1), clock: clock)
+        var configuration = LiveAPIClient.Configuration(
+            baseURL: testBaseURL, transport: StubTransport { _ in
+                await gate.wait()
+                try Task.checkCancellation()
+                return .status(.noContent)
+            }, middlewares: [breaker], callTimeout: .seconds(5))
+        configuration.clock = clock
+        let client = LiveAPIClient(configuration: configuration)
+        let call = Task { await Self.call(client) }
+        await waitUntil { gate.waitingCount == 1 }
+        clock.advance(by: .seconds(5))
+        #expect(await call.value == .timeout(nil))
+        #expect(breaker.state(forKey: Self.key) == .open)
+    }
+
+    @Test("a threshold of 0 opens on the first failure, never on successes alone")
+    func zeroThreshold() async throws {
+        let service = Service()
+        service.isFailing = false
+        let setup = Self.setup(policy: CircuitBreaker.Policy(failureRateThreshold: 0, minimumCalls: 2), service.handler)
+        for _ in 0..<30 { #expect(await Self.call(setup.client) == nil) }
+        #expect(setup.breaker.state(forKey: Self.key) == .closed)
+        service.isFailing = true
+        _ = await Self.call(setup.client)
+        #expect(setup.breaker.state(forKey: Self.key) == .open)
+    }
+
+    @Test("an outcome from an earlier state is not counted: a slow call let in while closed ends while half-open")
+    func staleOutcome() async throws {
+        let gate = TransportGate()
+        let service = Service()
+        let setup = Self.setup(policy: CircuitBreaker.Policy(minimumCalls: 2, halfOpenProbes: 2)) { request in
+            if request.path.hasSuffix("/held") {
+                await gate.wait()
+                return .status(.noContent)
+            }
+            return try await service.handler(request)
+        }
+        let slow = Task { await Self.call(setup.client, "/held") }
+        await waitUntil { gate.waitingCount == 1 }
+        for _ in 0..<2 { _ = await Self.call(setup.client) }
+        #expect(setup.breaker.state(forKey: Self.key) == .open)
+        setup.clock.advance(by: .seconds(5))
+        service.isFailing = false
+        #expect(await Self.call(setup.client) == nil)
+        gate.open()
+        #expect(await slow.value == nil)
+        // Had the slow call counted, this would be the second success, closing the circuit.
+        #expect(setup.breaker.state(forKey: Self.key) == .halfOpen)
+        #expect(await Self.call(setup.client) == nil)
+        #expect(setup.breaker.state(forKey: Self.key) == .closed)
+    }
+
+    @Test("a probe unanswered after the open time gives its place to another; its late outcome is not counted")
+    func probeLease() async throws {
+        let gate = TransportGate()
+        let service = Service()
+        let setup = Self.setup(policy: CircuitBreaker.Policy(minimumCalls: 2, halfOpenProbes: 1)) { request in
+            if request.path.hasSuffix("/held") {
+                await gate.wait()
+                return .status(.badGateway)
+            }
+            return try await service.handler(request)
+        }
+        for _ in 0..<2 { _ = await Self.call(setup.client) }
+        setup.clock.advance(by: .seconds(5))
+        let stuck = Task { await Self.call(setup.client, "/held") }
+        await waitUntil { gate.waitingCount == 1 }
+        #expect(Self.circuitOpen(await Self.call(setup.client)) != nil)
+        setup.clock.advance(by: .seconds(5))
+        service.isFailing = false
+        #expect(await Self.call(setup.client) == nil)
+        #expect(setup.breaker.state(forKey: Self.key) == .closed)
+        gate.open()
+        #expect(await stuck.value?.statusCode == 502)
+        #expect(setup.breaker.state(forKey: Self.key) == .closed)
+    }
+
     @Test("a circuit per host: one failing host does not cut off another; keys of the app's own")
     func keys() async throws {
         let setup = Self.setup(policy: CircuitBreaker.Policy(minimumCalls: 2)) { request in

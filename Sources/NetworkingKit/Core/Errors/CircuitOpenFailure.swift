@@ -22,8 +22,9 @@ public struct CircuitOpenFailure: Sendable, CustomStringConvertible {
         return "circuit open for '\(key)': \(wait)"
     }
 
+    /// Seconds to the millisecond: `4.2`; no conversion that could trap, however long.
     private static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return String(Double(milliseconds) / 1000)
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        return String((seconds * 1000).rounded() / 1000)
     }
 }
