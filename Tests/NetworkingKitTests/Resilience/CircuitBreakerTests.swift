@@ -212,7 +212,8 @@ struct CircuitBreakerTests {
         let gate = TransportGate()
         let breaker = CircuitBreaker(policy: CircuitBreaker.Policy(minimumCalls: 1), clock: clock)
         var configuration = LiveAPIClient.Configuration(
-            baseURL: testBaseURL, transport: StubTransport { _ in
+            baseURL: testBaseURL,
+            transport: StubTransport { _ in
                 await gate.wait()
                 try Task.checkCancellation()
                 return .status(.noContent)

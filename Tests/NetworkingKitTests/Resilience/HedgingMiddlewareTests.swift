@@ -37,7 +37,9 @@ struct HedgingMiddlewareTests {
     }
 
     /// Attempt 1 waits at the gate (and fails if cancelled there); later attempts answer `later`.
-    static func slowFirst(_ gate: TransportGate, cancelled: LockedState<Bool>, first: StubResponse = .status(.noContent), later: StubResponse)
+    static func slowFirst(
+        _ gate: TransportGate, cancelled: LockedState<Bool>, first: StubResponse = .status(.noContent), later: StubResponse
+    )
         -> StubTransport.Handler
     {
         { request in
@@ -80,7 +82,8 @@ struct HedgingMiddlewareTests {
     func curableFailureWaits() async throws {
         let gate = TransportGate()
         let cancelled = LockedState(false)
-        let setup = Self.setup(Self.slowFirst(gate, cancelled: cancelled, first: .text("slow but good"), later: .status(.serviceUnavailable)))
+        let setup = Self.setup(
+            Self.slowFirst(gate, cancelled: cancelled, first: .text("slow but good"), later: .status(.serviceUnavailable)))
         let call = Task { try await setup.client.send(Request<String>(path: "/items", options: Self.hedged().options)) }
         await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
         setup.clock.advance(by: .milliseconds(100))

@@ -71,7 +71,7 @@ extension NetworkError: LocalizedError {
             }
         case .circuitOpen(let failure):
             if let delay = failure.retryAfter, delay > .zero {
-                let seconds = Int(min(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18, Double(RetryAfter.maxSeconds)).rounded(.up))
+                let seconds = Int(min(delay.timeInterval, Double(RetryAfter.maxSeconds)).rounded(.up))
                 return "The service is unavailable right now. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
             }
             return "The service is unavailable right now. Please try again in a moment."
