@@ -40,6 +40,23 @@ struct FaultRoutesTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test func stallCountsRequestsPerKeyAndBoundsItsParameters() async throws {
+        try await withDemoRouter { client, state in
+            // ms=0: the stalled requests (1 and 4 of every 3) answer at once too; each says its number.
+            for attempt in 1...4 {
+                try await client.execute(uri: "/faults/stall?every=3&ms=0&key=s", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.json["attempts"] == .number(Double(attempt)))
+                }
+            }
+            #expect(state.stats.snapshot.faultAttempts["s"] == 4)
+            for bad in ["every=0", "ms=-1", "ms=60001", "every=x"] {
+                try await client.execute(uri: "/faults/stall?\(bad)", method: .get) { #expect($0.status == .badRequest, "\(bad)") }
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func delayAnswersAfterTheWait() async throws {
         try await withDemoRouter { client, _ in
             let clock = ContinuousClock()

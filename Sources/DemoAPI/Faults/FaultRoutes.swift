@@ -43,6 +43,26 @@ struct FaultRoutes: Sendable {
         router.get("/faults/truncated") { request, context in
             try truncated(request, context)
         }
+        router.get("/faults/stall") { request, context in
+            try await stall(request, context)
+        }
+    }
+
+    /// The first of every `every` requests of a key stalls for `ms` milliseconds, the others
+    /// answer at once: a tail of slow answers, for hedging. Each answer says which request it is.
+    private func stall(_ request: Request, _ context: DemoRequestContext) async throws -> Response {
+        let every = try request.queryInt("every", in: 1...1_000_000) ?? 100
+        let milliseconds = try request.queryInt("ms", in: 0...Self.maxDelayMilliseconds) ?? 1000
+        let key = request.query("key").flatMap { $0.isEmpty ? nil : $0 } ?? "stall"
+        guard key.count <= 200, let attempt = state.stats.recordFaultAttempt(key: key) else {
+            throw APIError(
+                status: .badRequest, code: "too_many_keys",
+                message: "Fault keys are limited to 200 characters and \(DemoStats.maxFaultKeys) per server; DELETE /stats resets them.")
+        }
+        if (attempt - 1) % every == 0 {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+        return try JSONBody.response(FaultRecovery(key: key, attempts: attempt))
     }
 
     /// Answers `code` for the first `times` requests of a key, then 200 with the attempt count.

@@ -68,6 +68,7 @@ enum RouteIndex {
         "/faults/trickle/{n}": "n bytes sent a little at a time, ?interval_ms= apart",
         "/faults/close": "closes the connection without an answer",
         "/faults/truncated": "declares ?declared= bytes (100), sends ?sent= (10), then closes",
+        "/faults/stall": "the first of every ?every= (100) requests of ?key= stalls ?ms= (1000), the others answer at once",
         // Cache scripts.
         "/cache/{key}": "an answer scripted by its query (?status= &h=Name:value &body= &h304= &drop_after= &self_location=1)",
         // WebSocket: each path upgrades (a plain GET answers 426 Upgrade Required).

@@ -81,6 +81,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "With --download and --url, the path of the file on that server (default: /files/{n}).")
     var downloadPath: String?
 
+    @Option(
+        help:
+            "Instead, send this many GETs one after another to /faults/stall, where one in 90 (1.1 %) stalls for a second: without hedging, hedged after 50 ms, and hedged at the observed p95 (HedgingMiddleware), over the first --transport (ahc by default)."
+    )
+    var hedging: Int?
+
     /// Checked in `run()`, not in ArgumentParser's `validate()`, so that a mistake is one line
     /// with exit status 64 rather than a usage dump (see ``CLIError``).
     private func checkOptions() throws {
@@ -103,6 +109,9 @@ struct BenchCommand: AsyncParsableCommand {
         if let download, download < 1 {
             throw CLIError.usage("bad --download \(download): expected a number of bytes above 0")
         }
+        if let hedging, !(100...1_000_000).contains(hedging) {
+            throw CLIError.usage("bad --hedging \(hedging): expected 100 to 1000000")
+        }
     }
 
     func run() async throws {
@@ -110,6 +119,12 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             if let parse {
                 try await measureParse(count: parse)
+            } else if let hedging {
+                if let url {
+                    try await measureHedging(baseURL: Self.baseURL(url), requests: hedging)
+                } else {
+                    try await DemoServer.withServer { server in try await measureHedging(baseURL: server.baseURL, requests: hedging) }
+                }
             } else if let download {
                 if let url {
                     try await measureDownload(baseURL: Self.baseURL(url), size: download)
@@ -144,6 +159,25 @@ struct BenchCommand: AsyncParsableCommand {
         let (raw, client) = try await BenchDownload(url: url, folder: folder, transport: choice.transport).measure(rounds: rounds)
         print(String(format: "  raw AsyncHTTPClient, write(2) per buffer: %8.1f MB/s", raw))
         print("  LiveAPIClient.download over \(choice.displayName): " + String(format: "%8.1f MB/s  (%.2f of raw)", client, client / raw))
+    }
+
+    private func measureHedging(baseURL: URL, requests: Int) async throws {
+        let choice = transport.first ?? .ahc
+        print("netkit bench --hedging: \(requests) GETs of /faults/stall one after another (one in 90 stalls for 1 s) over \(choice.displayName), against \(baseURL).")
+        let rows = try await BenchHedging(baseURL: baseURL, transport: choice.transport, requests: requests).measure()
+        func milliseconds(_ duration: Duration) -> Double { duration.seconds * 1000 }
+        print("  mode                          p50 ms    p99 ms  p99.9 ms   requests sent")
+        let baseline = rows.first
+        for row in rows {
+            let extra = baseline.map { Double(row.sent - $0.sent) / Double($0.sent) * 100 } ?? 0
+            let p99 = baseline.map { (1 - milliseconds(row.percentile(0.99)) / milliseconds($0.percentile(0.99))) * 100 } ?? 0
+            print(
+                String(
+                    format: "  %@ %8.2f  %8.2f  %8.2f   %6d (%+.1f %%)  p99 %.0f %% lower",
+                    row.name.padding(toLength: 28, withPad: " ", startingAt: 0),
+                    milliseconds(row.percentile(0.5)), milliseconds(row.percentile(0.99)), milliseconds(row.percentile(0.999)), row.sent,
+                    extra, p99))
+        }
     }
 
     private func measureParse(count: Int) async throws {

@@ -485,6 +485,7 @@ struct NetkitCommandTests {
             (["bench", "--concurrency", "0"], "bad --concurrency"),
             (["bench", "--requests", "0"], "bad --requests"),
             (["bench", "--rounds", "51"], "bad --rounds"),
+            (["bench", "--hedging", "5"], "bad --hedging"),
             (["bench", "--url", "not a url"], "bad URL"),
             (["bench", "--url", "http://127.0.0.1:8080/\r\nX-Injected: 1"], "control character"),
             // Header injection: swift-http-types would have sent "a  X-Injected: 1".
@@ -638,6 +639,20 @@ struct NetkitCommandTests {
             // 6 scenarios, each warmed up with 20 requests and measured with 20, all of them the list.
             #expect(server.stats.count("GET /todos") == 240)
             #expect(server.stats.count("GET /todos/{id}") == 0)
+        }
+    }
+
+    @Test("bench --hedging: three modes over a stalling route, every request counted by the server")
+    func benchHedging() async throws {
+        try await withDemoServer { server in
+            let run = try await Self.netkit(["bench", "--url", server.baseURL.absoluteString, "--hedging", "100", "--transport", "nio"])
+            #expect(run.status == 0, "stderr: \(run.error)")
+            for mode in ["no hedging", "hedged after 50 ms", "hedged at the observed p95"] {
+                #expect(run.output.contains("  \(mode) "), "output: \(run.output)")
+            }
+            // 100 per mode, and the hedges besides; the unhedged mode sent exactly 100.
+            #expect(run.output.contains(" 100 (+0.0 %)"), "output: \(run.output)")
+            #expect(server.stats.count("GET /faults/stall") >= 300)
         }
     }
 

@@ -287,6 +287,24 @@ private enum DocCommentClientSamples {
         _ = client
     }
 
+    static func hedgingPolicySample() -> RequestOptions {
+        // <doc-sample>
+        var options = RequestOptions()
+        options.hedging = HedgingPolicy(delay: .percentile(0.95, fallback: .milliseconds(200)))
+        // </doc-sample>
+        return options
+    }
+
+    static func hedgingMiddlewareSample(url: URL) {
+        // <doc-sample>
+        let client = LiveAPIClient(configuration: .init(
+            baseURL: url,
+            middlewares: [HedgingMiddleware(budget: RetryBudget())]
+        ))
+        // </doc-sample>
+        _ = client
+    }
+
     static func retryAtTheCallSiteSample(client: LiveAPIClient) async throws {
         // <doc-sample>
         let films = try await withRetry(policy: .default) {
@@ -574,6 +592,8 @@ struct DocCommentSamplesClientTests {
                 "Sources/NetworkingKit/Core/RedirectPolicy.swift",
                 "Sources/NetworkingKit/Retry/RetryMiddleware.swift",
                 "Sources/NetworkingKit/Resilience/CircuitBreaker.swift",
+                "Sources/NetworkingKit/Resilience/HedgingPolicy.swift",
+                "Sources/NetworkingKit/Resilience/HedgingMiddleware.swift",
                 "Sources/NetworkingKit/Retry/WithRetry.swift",
                 "Sources/NetworkingKit/Streaming/JSONLines.swift",
                 "Sources/NetworkingKit/Streaming/ServerSentEvents.swift",

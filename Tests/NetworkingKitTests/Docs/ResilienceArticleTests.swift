@@ -56,6 +56,22 @@ private enum ResilienceArticleSamples {
         }
         // </article-sample>
     }
+
+    static func hedging() async throws {
+        // <article-sample>
+        var options = RequestOptions()
+        options.hedging = HedgingPolicy(delay: .percentile(0.95, fallback: .milliseconds(200)))
+        let request = Request<[String]>(path: "/films", options: options)
+
+        let budget = RetryBudget()
+        let hedged = LiveAPIClient(configuration: .init(
+            baseURL: URL(string: "https://api.example.com")!,
+            middlewares: [RetryMiddleware(budget: budget), HedgingMiddleware(budget: budget)]
+        ))
+        let films = try await hedged.send(request)
+        // </article-sample>
+        _ = films
+    }
 }
 
 @Suite("Resilience article samples")
