@@ -163,7 +163,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func measureHedging(baseURL: URL, requests: Int) async throws {
         let choice = transport.first ?? .ahc
-        print("netkit bench --hedging: \(requests) GETs of /faults/stall one after another (one in 90 stalls for 1 s) over \(choice.displayName), against \(baseURL).")
+        print(
+            "netkit bench --hedging: \(requests) GETs of /faults/stall one after another (one in 90 stalls for 1 s) over \(choice.displayName), against \(baseURL)."
+        )
         let rows = try await BenchHedging(baseURL: baseURL, transport: choice.transport, requests: requests).measure()
         func milliseconds(_ duration: Duration) -> Double { duration.seconds * 1000 }
         print("  mode                          p50 ms    p99 ms  p99.9 ms   requests sent")
