@@ -14,14 +14,22 @@ public import Metrics
 ///
 /// When the first copy has not answered after the policy's delay (a fixed one, or the
 /// endpoint's observed percentile), the next copy is sent, up to ``HedgingPolicy/maxHedges``. An
-/// answer that retrying would not change (a 2xx, a 404) wins at once; a failure a retry could cure
-/// (a 503, a lost connection) waits for the copies still on their way, and is the answer only if
-/// they fail too. Only calls safe to repeat are hedged (see ``HedgingPolicy``).
+/// answer that retrying would not change (a 2xx, a 404) wins at once. A failure, an error or an
+/// answer a retry could cure (a 503), waits for the copies still on their way, and is the outcome
+/// only if they fail too: a copy refused before it was sent never beats one the server is working
+/// on. Only calls safe to repeat are hedged (see ``HedgingPolicy``), never a streamed answer, and
+/// no copy is sent once the call's deadline is nearer than the delay.
 ///
-/// Hedges stop when the ``RetryBudget`` given here has no token left (each hedge takes one retry's
-/// cost; a call answered by its first copy alone gives back a success's refund) or the
-/// ``CircuitBreaker`` given here would refuse the copy. Each hedge is counted in
-/// `networkingkit_hedges_total` and logged at debug. Waits run on the injected clock.
+/// Hedges stop when the ``RetryBudget`` has no token left (each hedge takes one retry's cost; an
+/// answer the first copy alone brought back, neither a 5xx nor a 429, gives back a success's
+/// refund) or the ``CircuitBreaker`` given here would refuse the copy. The budget is the
+/// middleware's own by default: shared with a ``RetryMiddleware``, which refunds good answers too,
+/// each would be refunded twice. Each hedge is counted in `networkingkit_hedges_total` and logged
+/// at debug. Waits run on the injected clock.
+///
+/// Place it after a cache and a ``RequestDeduplicator`` (inside them): a copy merged into the
+/// call it hedges, or answered by the cache, helps nothing. Copies are numbered in
+/// ``RequestContext/attempt`` one after the other, as retries are.
 public struct HedgingMiddleware: Middleware {
     /// The budget each hedge draws on, or `nil` for none.
     public let budget: RetryBudget?
@@ -34,13 +42,14 @@ public struct HedgingMiddleware: Middleware {
 
     /// Creates a hedging middleware.
     /// - Parameters:
-    ///   - budget: The budget hedges draw on; share the retry middleware's to bound both together.
+    ///   - budget: The budget hedges draw on: a budget of its own by default; `nil` for none (no
+    ///     bound on the extra load when a whole upstream slows down).
     ///   - circuitBreaker: The client's circuit breaker, asked before each hedge.
     ///   - clock: The clock the delays run on.
     ///   - metricsFactory: Where `networkingkit_hedges_total` is counted; `nil` uses
     ///     `MetricsSystem.factory`.
     public init(
-        budget: RetryBudget? = nil,
+        budget: RetryBudget? = RetryBudget(),
         circuitBreaker: CircuitBreaker? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         metricsFactory: (any MetricsFactory)? = nil
@@ -60,7 +69,8 @@ public struct HedgingMiddleware: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> HTTPAnswer {
         guard let policy = context.options.hedging, policy.maxHedges > 0, context.plan.webSocket == nil,
-            RetryPolicy.default.allowsRetry(of: request, options: context.options), body?.isReplayable ?? true
+            !context.plan.streamsResponseBody, RetryPolicy.default.allowsRetry(of: request, options: context.options),
+            body?.isReplayable ?? true
         else {
             return try await next(request, body, context)
         }
@@ -72,8 +82,12 @@ public struct HedgingMiddleware: Middleware {
             }
         let start = watch.now
         let (result, hedged) = await race(request, body: body, context: context, next: next, delay: max(delay, .zero), policy: policy)
-        latencies.record(watch.now - start, key: key)
-        if !hedged, case .success = result { budget?.recordSuccess() }
+        // What the network answered, and well: a cache hit, a refusal or a 503 says nothing of
+        // how long the endpoint takes.
+        if case .success(let answer) = result, answer.cacheStatus != .hit, !Self.isCurable(result) {
+            latencies.record(watch.now - start, key: key)
+            if !hedged { budget?.recordSuccess() }
+        }
         return try result.get()
     }
 
@@ -121,7 +135,9 @@ public struct HedgingMiddleware: Middleware {
             while let event = await group.next() {
                 switch event {
                 case .timer(let fired):
-                    guard fired, running > 0, launched <= policy.maxHedges, mayHedge(request, context: context) else { continue }
+                    guard fired, running > 0, launched <= policy.maxHedges, mayHedge(request, context: context, delay: delay) else {
+                        continue
+                    }
                     context.logger.debug(
                         "Hedging request", metadata: ["hedge": "\(launched)", "after-ms": "\(Int(delay.timeInterval * 1000))"])
                     hedges.increment()
@@ -129,16 +145,16 @@ public struct HedgingMiddleware: Middleware {
                     if launched <= policy.maxHedges { arm() }
                 case .answer(let result):
                     running -= 1
-                    // A failure a retry could cure waits for the copies still on their way.
-                    if running > 0, Self.isCurable(result) {
-                        if case .success(let superseded)? = kept { await HTTPBody.discard(superseded.body) }
+                    // An error, or an answer a retry could cure, waits for the copies still on their way.
+                    if running > 0, Self.isCurable(result) || (try? result.get()) == nil {
+                        if case .success(let superseded)? = kept { Self.drop(superseded) }
                         kept = result
                         continue
                     }
-                    if case .success(let superseded)? = kept { await HTTPBody.discard(superseded.body) }
+                    if case .success(let superseded)? = kept { Self.drop(superseded) }
                     group.cancelAll()
                     for await rest in group {
-                        if case .answer(.success(let abandoned)) = rest { await HTTPBody.discard(abandoned.body) }
+                        if case .answer(.success(let abandoned)) = rest { Self.drop(abandoned) }
                     }
                     return (result, launched > 1)
                 }
@@ -148,10 +164,18 @@ public struct HedgingMiddleware: Middleware {
         }
     }
 
-    /// Whether another copy may go: the circuit would let it through, and the budget pays for it.
-    private func mayHedge(_ request: HTTPRequest, context: RequestContext) -> Bool {
+    /// Whether another copy may go: the deadline leaves it another delay, the circuit would let
+    /// it through, and the budget pays for it.
+    private func mayHedge(_ request: HTTPRequest, context: RequestContext, delay: Duration) -> Bool {
+        if let deadline = context.deadline, deadline.remaining <= delay { return false }
         guard circuitBreaker?.admits(request, context: context, after: .zero) ?? true else { return false }
         return budget?.withdrawForRetry() ?? true
+    }
+
+    /// A losing copy's answer, its body given back to its transport without the winner waiting.
+    private static func drop(_ answer: HTTPAnswer) {
+        guard let body = answer.body else { return }
+        Task { await HTTPBody.discard(body) }
     }
 
     /// A 5xx or 429 answer, a lost connection or a timeout: what another copy might do better.

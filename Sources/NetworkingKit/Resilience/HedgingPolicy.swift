@@ -17,19 +17,25 @@ public struct HedgingPolicy: Sendable, Hashable {
         /// Always this long.
         case fixed(Duration)
         /// The given percentile (0.95 for the 95th) of the endpoint's recent answers' times (the
-        /// last 128), once 20 are known; `fallback` until then.
+        /// last 128 good answers from the network), once 20 are known; `fallback` until then. An
+        /// endpoint is its ``RequestOptions/operationName`` when it has one, else its method and
+        /// URL without the query: give endpoints with ids in their paths (`/films/42`) a name, or
+        /// each id learns on its own.
         case percentile(Double, fallback: Duration)
     }
 
     /// How long the first copy is given before the next is sent.
     public var delay: Delay
-    /// The most copies sent besides the first: 1 by default.
+    /// The most copies sent besides the first: 1 by default, at most ``largestMaxHedges``.
     public var maxHedges: Int
+
+    /// The most hedges a policy sends: 4, five copies in all (gRPC's cap on attempts).
+    public static let largestMaxHedges = 4
 
     /// Creates a policy.
     public init(delay: Delay, maxHedges: Int = 1) {
         self.delay = delay
-        self.maxHedges = max(0, maxHedges)
+        self.maxHedges = min(max(0, maxHedges), Self.largestMaxHedges)
     }
 }
 

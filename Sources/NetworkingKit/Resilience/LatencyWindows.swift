@@ -1,5 +1,6 @@
 /// The recent answer times of each endpoint, for ``HedgingPolicy/Delay/percentile(_:fallback:)``:
-/// the last ``capacity`` per key, in a ring, for at most ``maximumKeys`` keys.
+/// the last ``capacity`` per key, in a ring, for at most ``maximumKeys`` keys (past them, the key
+/// with the fewest samples makes room for a new one).
 final class LatencyWindows: Sendable {
     static let capacity = 128
     static let minimumSamples = 20
@@ -8,6 +9,8 @@ final class LatencyWindows: Sendable {
     private struct Ring {
         var samples: [Duration] = []
         var next = 0
+        /// Every sample ever added: the keys least used make room first.
+        var total = 0
 
         mutating func add(_ sample: Duration) {
             if samples.count < LatencyWindows.capacity {
@@ -16,6 +19,7 @@ final class LatencyWindows: Sendable {
                 samples[next] = sample
             }
             next = (next + 1) % LatencyWindows.capacity
+            total += 1
         }
     }
 
@@ -23,7 +27,9 @@ final class LatencyWindows: Sendable {
 
     func record(_ latency: Duration, key: String) {
         rings.withLock { rings in
-            guard rings[key] != nil || rings.count < Self.maximumKeys else { return }
+            if rings[key] == nil, rings.count >= Self.maximumKeys, let least = rings.min(by: { $0.value.total < $1.value.total })?.key {
+                rings[least] = nil
+            }
             rings[key, default: Ring()].add(latency)
         }
     }
@@ -34,7 +40,9 @@ final class LatencyWindows: Sendable {
         let samples = rings.withLock { $0[key]?.samples } ?? []
         guard samples.count >= Self.minimumSamples else { return nil }
         let sorted = samples.sorted()
-        let rank = Int((min(max(percentile.isFinite ? percentile : 0.95, 0), 1) * Double(sorted.count - 1)).rounded(.up))
-        return sorted[rank]
+        // Nearest rank: the smallest sample at least `percentile` of them do not exceed.
+        let fraction = min(max(percentile.isFinite ? percentile : 0.95, 0), 1)
+        let rank = max(1, Int((fraction * Double(sorted.count)).rounded(.up)))
+        return sorted[rank - 1]
     }
 }

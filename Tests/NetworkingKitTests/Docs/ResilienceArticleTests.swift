@@ -63,10 +63,9 @@ private enum ResilienceArticleSamples {
         options.hedging = HedgingPolicy(delay: .percentile(0.95, fallback: .milliseconds(200)))
         let request = Request<[String]>(path: "/films", options: options)
 
-        let budget = RetryBudget()
         let hedged = LiveAPIClient(configuration: .init(
             baseURL: URL(string: "https://api.example.com")!,
-            middlewares: [RetryMiddleware(budget: budget), HedgingMiddleware(budget: budget)]
+            middlewares: [RetryMiddleware(), HedgingMiddleware()]
         ))
         let films = try await hedged.send(request)
         // </article-sample>

@@ -74,7 +74,8 @@ struct HedgingMiddlewareTests {
         let setup = Self.setup { _ in .status(.noContent) }
         try await setup.client.send(Self.hedged())
         #expect(setup.transport.requests.count == 1)
-        await waitUntil { setup.clock.sleeperCount == 0 }
+        // The race ends with its timer: nothing is left waiting on the clock.
+        #expect(setup.clock.sleeperCount == 0)
         #expect(setup.metrics.counterTotal(label: "networkingkit_hedges_total") == 0)
     }
 
@@ -144,6 +145,93 @@ struct HedgingMiddlewareTests {
             #expect(setup.transport.requests.filter { $0.path.hasSuffix("/items") }.count == 1)
             #expect(setup.metrics.counterTotal(label: "networkingkit_hedges_total") == 0)
         }
+    }
+
+    @Test("a copy refused before it was sent (the circuit opened meanwhile) does not beat the copy on its way")
+    func refusedCopyDoesNotWin() async throws {
+        let gate = TransportGate()
+        let refusals = TestMetrics()
+        let breaker = CircuitBreaker(policy: CircuitBreaker.Policy(minimumCalls: 1), clock: ManualClock(), metricsFactory: refusals)
+        // The breaker is in the chain, inside hedging, and not given to it.
+        let setup = Self.setup(circuitBreaker: nil) { request in
+            if request.path.hasSuffix("/down") { return .status(.badGateway) }
+            if request.attempt == 1 { await gate.wait() }
+            return .text("from the first copy")
+        }
+        let client = LiveAPIClient(
+            configuration: LiveAPIClient.Configuration(
+                baseURL: testBaseURL, transport: setup.transport, middlewares: [HedgingMiddleware(clock: setup.clock), breaker]))
+        let call = Task { try await client.send(Request<String>(path: "/items", options: Self.hedged().options)) }
+        await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
+        _ = await networkError { try await client.send(Request<Void>(path: "/down")) }
+        setup.clock.advance(by: .milliseconds(100))
+        // The hedge is refused by the circuit; the first copy still wins once it answers.
+        await waitUntil { refusals.counterTotal(label: "networkingkit_circuit_refusals_total") == 1 }
+        gate.open()
+        #expect(try await call.value == "from the first copy")
+    }
+
+    @Test("the caller cancelled mid-race: every copy is cancelled, the call ends cancelled")
+    func cancelledMidRace() async throws {
+        let gate = TransportGate()
+        let setup = Self.setup { _ in
+            await gate.wait()
+            try Task.checkCancellation()
+            return .status(.noContent)
+        }
+        let call = Task { await networkError { try await setup.client.send(Self.hedged()) } }
+        await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
+        setup.clock.advance(by: .milliseconds(100))
+        await waitUntil { gate.waitingCount == 2 }
+        call.cancel()
+        #expect(await call.value == .cancelled)
+        #expect(gate.waitingCount == 0)
+    }
+
+    @Test("two hedges, one delay apart; the third copy answers")
+    func twoHedges() async throws {
+        let gate = TransportGate()
+        let setup = Self.setup { request in
+            guard request.attempt == 3 else {
+                await gate.wait()
+                throw CancellationError()
+            }
+            return .text("third")
+        }
+        var options = RequestOptions()
+        options.hedging = HedgingPolicy(delay: .fixed(.milliseconds(100)), maxHedges: 2)
+        let call = Task { try await setup.client.send(Request<String>(path: "/items", options: options)) }
+        await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
+        setup.clock.advance(by: .milliseconds(100))
+        await waitUntil { gate.waitingCount == 2 && setup.clock.sleeperCount == 1 }
+        setup.clock.advance(by: .milliseconds(100))
+        #expect(try await call.value == "third")
+        #expect(setup.transport.requests.map(\.attempt) == [1, 2, 3])
+        #expect(setup.metrics.counterTotal(label: "networkingkit_hedges_total") == 2)
+        #expect(HedgingPolicy(delay: .fixed(.zero), maxHedges: 100).maxHedges == HedgingPolicy.largestMaxHedges)
+    }
+
+    @Test("the budget: each hedge takes a retry's cost; a good answer of the first copy alone gives a refund, a 503 none")
+    func budgetRefunds() async throws {
+        let gate = TransportGate()
+        let budget = RetryBudget(capacity: 10, retryCost: 5, successRefund: 1)
+        let setup = Self.setup(budget: budget) { request in
+            if request.path.hasSuffix("/busy") { return .status(.serviceUnavailable) }
+            if request.path.hasSuffix("/slow"), request.attempt == 1 {
+                await gate.wait()
+                throw CancellationError()
+            }
+            return .status(.noContent)
+        }
+        let call = Task { try await setup.client.send(Self.hedged("/slow")) }
+        await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
+        setup.clock.advance(by: .milliseconds(100))
+        try await call.value
+        #expect(budget.availableTokens == 5)
+        try await setup.client.send(Self.hedged("/fast"))
+        #expect(budget.availableTokens == 6)
+        _ = await networkError { try await setup.client.send(Self.hedged("/busy")) }
+        #expect(budget.availableTokens == 6)
     }
 
     @Test("the percentile delay: the fallback until 20 answers are known, then their 95th percentile")
