@@ -151,12 +151,19 @@ public struct HedgingMiddleware: Middleware {
                         kept = result
                         continue
                     }
-                    if case .success(let superseded)? = kept { Self.drop(superseded) }
+                    // The last copy failed before the server answered it: an answer kept from
+                    // another copy (a 503) says more than a local failure.
+                    var outcome = result
+                    if case .failure = result, case .success? = kept, let answer = kept {
+                        outcome = answer
+                    } else if case .success(let superseded)? = kept {
+                        Self.drop(superseded)
+                    }
                     group.cancelAll()
                     for await rest in group {
                         if case .answer(.success(let abandoned)) = rest { Self.drop(abandoned) }
                     }
-                    return (result, launched > 1)
+                    return (outcome, launched > 1)
                 }
             }
             // Every copy has answered above: the loop returns with the last.

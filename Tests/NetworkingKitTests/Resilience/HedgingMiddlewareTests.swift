@@ -171,6 +171,24 @@ struct HedgingMiddlewareTests {
         #expect(try await call.value == "from the first copy")
     }
 
+    @Test("every copy failed: the server's answer (a 503) is the outcome, not a copy's local failure")
+    func serverAnswerOverLocalFailure() async throws {
+        let gate = TransportGate()
+        let setup = Self.setup { request in
+            if request.attempt == 1 {
+                await gate.wait()
+                return .transportFailure(.connectionRefused)
+            }
+            return .status(.serviceUnavailable)
+        }
+        let call = Task { await networkError { try await setup.client.send(Self.hedged()) } }
+        await waitUntil { gate.waitingCount == 1 && setup.clock.sleeperCount == 1 }
+        setup.clock.advance(by: .milliseconds(100))
+        await waitUntil { setup.transport.requests.count == 2 }
+        gate.open()
+        #expect(await call.value?.statusCode == 503)
+    }
+
     @Test("the caller cancelled mid-race: every copy is cancelled, the call ends cancelled")
     func cancelledMidRace() async throws {
         let gate = TransportGate()
