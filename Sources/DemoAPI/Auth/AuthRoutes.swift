@@ -114,6 +114,16 @@ struct AuthRoutes: Sendable {
         if delay > 0 {
             try await Task.sleep(for: .milliseconds(delay))
         }
+        // Held until `wait_count` requests of `wait_route` ("GET /me") have arrived, a minute at
+        // most: a refresh that certainly overlaps them, however slow the machine.
+        if let route = request.query("wait_route"), let count = try request.queryInt("wait_count", in: 1...10_000) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await state.stats.waitForRequests(route, count: count) }
+                group.addTask { try await Task.sleep(for: .seconds(60)) }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
         guard let session else {
             throw APIError(status: .unauthorized, code: "invalid_grant", message: "The refresh token is invalid, expired or already used.")
         }

@@ -29,7 +29,8 @@ enum RouteIndex {
         "/cursor/todos": "the todos by opaque cursor (?cursor=C&limit=L)",
         // Authentication.
         "/auth/login": "a token pair for {\"username\": ..., \"password\": ...} (?ttl=S sets the access token's life)",
-        "/auth/refresh": "a new pair for {\"refresh_token\": ...}; the old refresh token is spent (?ttl=S &delay_ms=)",
+        "/auth/refresh":
+            "a new pair for {\"refresh_token\": ...}; the old refresh token is spent (?ttl=S &delay_ms=, or held until ?wait_count= requests of ?wait_route= have arrived)",
         "/auth/expire": "expires the access token of ?username= now, so its next call must refresh",
         "/me": "the user of the bearer token, 401 without a valid one",
         "/html": "a 200 HTML page, as a proxy or captive portal answers in place of an API",

@@ -63,9 +63,24 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking challenges a `401` only once its head and body have been handed
+        // over, and then retries with a credential, cancels the task, or (default handling with
+        // none stored) holds it until its timeout. Unless the app's handler gives a credential,
+        // the `401` is the answer, for the middlewares (a token refresh) to act on: the task ends
+        // here, as if complete, and its cancellation finds nothing left to fail.
+        let (disposition, credential) = challengeHandler?(challenge) ?? (.performDefaultHandling, nil)
+        guard disposition == .useCredential, let credential else {
+            urlSession(session, task: task, didCompleteWithError: nil)
+            completionHandler(.cancelAuthenticationChallenge, nil)
+            return
+        }
+        completionHandler(.useCredential, credential)
+        #else
         Self.answer(challenge, pins: pins, challengeHandler: challengeHandler, completionHandler: completionHandler) {
             fail(task, with: .transport(TransportFailure(kind: .secureConnectionFailed, underlying: $0)))
         }
+        #endif
     }
 
     /// Answers a challenge: the pins first (`mismatched` is told of a certificate without a

@@ -36,6 +36,11 @@ struct AuthIntegrationTests {
     /// Refreshes held open on the server (1 s, generous for a loaded CI machine) so that concurrent
     /// callers overlap with them.
     static let slowRefresh = AuthManager.Routes(refreshQuery: [URLQueryItem(name: "delay_ms", value: "1000")])
+    /// A refresh the server holds until it is sent `GET /films`: the test lets it finish once every
+    /// call of a burst has joined it, however slow the machine (URLSession on Linux sends 6 at a
+    /// time, and a call whose 401 came after the refusal would fail with its own).
+    static let heldRefresh = AuthManager.Routes(
+        refreshQuery: [URLQueryItem(name: "wait_route", value: "GET /films"), URLQueryItem(name: "wait_count", value: "1")])
 
     /// Makes woody's current access token expire now on the server (the refresh token stays valid).
     static func expireAccessToken(_ server: DemoServer, _ kind: TransportKind) async throws {
@@ -113,17 +118,22 @@ struct AuthIntegrationTests {
     func refusedRefresh(kind: TransportKind) async throws {
         try await withDemoServer { server in
             let signOuts = SignOuts()
-            let (manager, api) = Self.session(server, kind, routes: Self.slowRefresh, signOuts: signOuts)
+            let (manager, api) = Self.session(server, kind, routes: Self.heldRefresh, signOuts: signOuts)
             try await manager.login(username: "woody", password: "andy")
             // Woody signs in on another device: the server replaces his session, so both tokens
             // this manager holds are refused from now on.
             try await AuthManager(client: makeClient(server, kind)).login(username: "woody", password: "andy")
 
-            let errors = await withTaskGroup(of: NetworkError?.self) { group in
+            let errors = try await withThrowingTaskGroup(of: NetworkError?.self) { group in
                 for _ in 0..<10 {
                     group.addTask { await networkError { _ = try await api.send(Self.me) } }
                 }
-                return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
+                // Every call has had its 401 and waits on the one refresh: let the server answer it.
+                for _ in 0..<120_000 where await manager.refresher.waitingCallerCount < 10 {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                _ = try await makeClient(server, kind).send(Request<Data>(path: "/films"))
+                return try await group.reduce(into: [NetworkError?]()) { $0.append($1) }
             }
 
             #expect(errors.count == 10)

@@ -25,6 +25,8 @@ struct BasicAuthIntegrationTests {
             let refused = await networkError { _ = try await wrong.send(Request<Me>(path: "/auth/basic")) }
             #expect(refused?.statusCode == 401)
             #expect(refused?.failure?.response.headerFields[.wwwAuthenticate]?.hasPrefix("Basic realm=") == true)
+            // The whole answer, body included: FoundationNetworking held a Basic 401 until the timeout.
+            #expect(refused?.failure?.serverMessage == "Basic credentials are required.")
 
             let before = server.stats.count("/auth/basic")
             let notAllowed = Self.client(server, kind, try BasicAuthentication(username: "woody", password: "andy"))
