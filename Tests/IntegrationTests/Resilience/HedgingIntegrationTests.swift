@@ -21,11 +21,12 @@ struct HedgingIntegrationTests {
                     baseURL: server.baseURL, transport: kind.transport, middlewares: [HedgingMiddleware(clock: clock)]))
             var options = RequestOptions()
             options.hedging = HedgingPolicy(delay: .fixed(.milliseconds(50)))
-            // The first of every 2 requests stalls for 5 s; the second answers at once.
+            // The first of every 2 requests stalls for a minute (longer than any loaded machine
+            // takes to send the hedge); the second answers at once.
             let request = Request<Stall>(
                 path: "/faults/stall",
                 query: [
-                    URLQueryItem(name: "every", value: "2"), URLQueryItem(name: "ms", value: "5000"),
+                    URLQueryItem(name: "every", value: "2"), URLQueryItem(name: "ms", value: "60000"),
                     URLQueryItem(name: "key", value: "hedge"),
                 ], options: options)
             let call = Task { try await client.send(request) }
